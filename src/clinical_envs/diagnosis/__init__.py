@@ -1,0 +1,1 @@
+"""set-diagnosis: recording rules, dataset loading and prompts (no verifiers import)."""

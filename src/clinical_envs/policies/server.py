@@ -1,0 +1,159 @@
+"""A minimal OpenAI-compatible ``/v1/chat/completions`` endpoint on loopback (stdlib only).
+
+Each request is answered by the policy named in its ``model`` field. The server keeps no
+conversation state: policies decide from the messages they are sent, so any number of rollouts
+can run concurrently against one server.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from clinical_envs.policies.base import ChatRequest, Policy
+from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
+
+logger = logging.getLogger(__name__)
+MAX_BODY_BYTES = 32 * 1024 * 1024
+
+
+def builtin_policies() -> dict[str, Policy]:
+    """The policies ``clinical-envs serve`` offers, by model name."""
+    return {
+        "retrieval-baseline": RetrievalBaseline("auto"),
+        "retrieval-baseline-xml": RetrievalBaseline("xml"),
+    }
+
+
+class PolicyServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, policies: Mapping[str, Policy], host: str = "127.0.0.1", port: int = 0):
+        self.policies = dict(policies)
+        super().__init__((host, port), _Handler)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: PolicyServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        logger.debug("%s " + format, self.address_string(), *args)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") in ("/v1/models", "/models"):
+            data = [{"id": name, "object": "model"} for name in self.server.policies]
+            self._send(200, {"object": "list", "data": data})
+        else:
+            self._error(404, f"no route {self.path}")
+
+    def do_POST(self) -> None:
+        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+            self._error(404, f"no route {self.path}")
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY_BYTES:
+            self._error(413, f"request body over {MAX_BODY_BYTES} bytes")
+            return
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+            request = ChatRequest(
+                model=str(body["model"]),
+                messages=list(body["messages"]),
+                tools=[_flatten_tool(t) for t in body.get("tools") or []],
+            )
+        except (ValueError, KeyError, TypeError) as e:
+            self._error(400, f"bad chat completion request: {e!r}")
+            return
+        policy = self.server.policies.get(request.model)
+        if policy is None:
+            known = ", ".join(self.server.policies)
+            self._error(404, f"unknown model {request.model!r}; this server has: {known}")
+            return
+        try:
+            reply = policy(request)
+        except Exception as e:
+            logger.exception("policy %s failed", request.model)
+            self._error(500, f"policy {request.model} failed: {e!r}")
+            return
+        self._send(200, completion_body(request, *reply.rendered(request)))
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status: int, message: str) -> None:
+        self._send(status, {"error": {"message": message, "type": "invalid_request_error"}})
+
+
+def _flatten_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    return tool.get("function", tool) if isinstance(tool, dict) else {}
+
+
+def completion_body(
+    request: ChatRequest, content: str | None, calls: list[tuple[str, str]]
+) -> dict[str, Any]:
+    """An OpenAI ``chat.completion`` object; ids are derived from the turn, never random."""
+    turn = request.assistant_turns
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": f"call_{turn}_{i}",
+                "type": "function",
+                "function": {"name": name, "arguments": arguments},
+            }
+            for i, (name, arguments) in enumerate(calls)
+        ]
+    prompt_chars = sum(len(json.dumps(m)) for m in request.messages)
+    completion_chars = len(content or "") + sum(len(a) for _, a in calls)
+    usage = {
+        "prompt_tokens": prompt_chars // 4,
+        "completion_tokens": max(1, completion_chars // 4),
+    }
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    return {
+        "id": f"chatcmpl-{request.model}-{turn}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if calls else "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": usage,
+    }
+
+
+@contextmanager
+def serve_in_thread(
+    policies: Mapping[str, Policy] | None = None, host: str = "127.0.0.1", port: int = 0
+) -> Iterator[PolicyServer]:
+    """Run a server in a background thread for the duration of the block (port 0 = any free)."""
+    server = PolicyServer(builtin_policies() if policies is None else policies, host, port)
+    thread = threading.Thread(target=server.serve_forever, name="policy-server", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

@@ -1,0 +1,1 @@
+"""Pure scoring: transcript facts in, named scores out. Reward functions are thin adapters."""

@@ -1,0 +1,147 @@
+"""Scores for set-diagnosis-tool-call: six partial-credit sub-scores and their weights.
+
+Identity is the code (dot- and case-insensitive); status is the near-miss field. A correct code
+with the wrong status earns the code-identity scores but not coverage/precision, so a group of
+rollouts almost never ties and GRPO keeps a gradient.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from clinical_envs import icd10
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "coverage_score": 0.45,
+    "precision_score": 0.15,
+    "code_identity_coverage_score": 0.20,
+    "code_identity_precision_score": 0.10,
+    "json_valid_score": 0.05,
+    "num_unique_diagnoses_score": 0.05,
+}
+# Eval-only: all-or-nothing on exact (code, status) coverage. Never train on it: a group of
+# rollouts with equal rewards has zero advantage and prime-rl drops it.
+BINARY_WEIGHTS: dict[str, float] = {name: 0.0 for name in DEFAULT_WEIGHTS} | {"coverage_score": 1.0}
+WEIGHT_PRESETS = {"default": DEFAULT_WEIGHTS, "binary": BINARY_WEIGHTS}
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class DiagnosisScores:
+    coverage: float
+    precision: float
+    code_identity_coverage: float
+    code_identity_precision: float
+    json_valid: float
+    num_unique_diagnoses: float
+
+    def weighted(self, weights: Mapping[str, float]) -> float:
+        return sum(weights[f"{name}_score"] * value for name, value in asdict(self).items())
+
+
+def _key(code: str, status: str) -> Key:
+    return icd10.normalize(code), status.strip().lower()
+
+
+def score_diagnoses(recorded: Sequence[Key], gold: Sequence[Key]) -> DiagnosisScores:
+    """Score recorded (code, status) pairs against the gold pairs."""
+    rec = list(dict.fromkeys(_key(c, s) for c, s in recorded))
+    gold_keys = list(dict.fromkeys(_key(c, s) for c, s in gold))
+    gold_set, rec_set = set(gold_keys), set(rec)
+    gold_codes, rec_codes = {c for c, _ in gold_keys}, {c for c, _ in rec}
+    n_gold, n_rec = len(gold_keys), len(rec)
+    if n_gold == 0:
+        raise ValueError("a case needs at least one gold diagnosis")
+
+    def frac(hits: int, total: int) -> float:
+        return hits / total if total else 0.0
+
+    return DiagnosisScores(
+        coverage=frac(len(gold_set & rec_set), n_gold),
+        precision=frac(sum(k in gold_set for k in rec), n_rec),
+        code_identity_coverage=frac(sum(c in rec_codes for c, _ in gold_keys), n_gold),
+        code_identity_precision=frac(sum(c in gold_codes for c, _ in rec), n_rec),
+        json_valid=1.0 if n_rec else 0.0,
+        num_unique_diagnoses=min(1.0, n_rec / n_gold),
+    )
+
+
+def resolve_weights(weights: Mapping[str, float] | str | None) -> dict[str, float]:
+    """A full weight table from a preset name or a partial mapping (missing names keep defaults)."""
+    if weights is None:
+        return dict(DEFAULT_WEIGHTS)
+    if isinstance(weights, str):
+        if weights not in WEIGHT_PRESETS:
+            raise ValueError(
+                f"weights={weights!r} is not a preset; use one of {', '.join(WEIGHT_PRESETS)} "
+                f"or a mapping over {', '.join(DEFAULT_WEIGHTS)}"
+            )
+        return dict(WEIGHT_PRESETS[weights])
+    if not isinstance(weights, Mapping):
+        kind = type(weights).__name__
+        raise ValueError(f"weights must be a preset name or a mapping, got {kind}")
+    unknown = sorted(set(weights) - set(DEFAULT_WEIGHTS))
+    if unknown:
+        raise ValueError(
+            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(DEFAULT_WEIGHTS)}"
+        )
+    table = dict(DEFAULT_WEIGHTS)
+    for name, value in weights.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ValueError(f"weights[{name!r}] must be a number >= 0, got {value!r}")
+        table[name] = float(value)
+    if not any(table.values()):
+        raise ValueError("at least one weight must be positive")
+    return table
+
+
+# --- reward functions: the metric name is the function name -----------------------------------
+
+
+def _scores(state: Any, info: Mapping[str, Any]) -> DiagnosisScores:
+    records = state["clinical"]["recorded"]
+    gold = [(g["icd10_code"], g["status"]) for g in info["gold"]]
+    return score_diagnoses([(r["icd10_code"], r["status"]) for r in records], gold)
+
+
+def coverage_score(state: Any, info: Mapping[str, Any]) -> float:
+    """1.0 when every gold diagnosis was recorded with the right code and status."""
+    return _scores(state, info).coverage
+
+
+def precision_score(state: Any, info: Mapping[str, Any]) -> float:
+    """1.0 when every recorded diagnosis is a gold one (code and status); 0 if none recorded."""
+    return _scores(state, info).precision
+
+
+def code_identity_coverage_score(state: Any, info: Mapping[str, Any]) -> float:
+    """1.0 when every gold code was recorded, whatever the status."""
+    return _scores(state, info).code_identity_coverage
+
+
+def code_identity_precision_score(state: Any, info: Mapping[str, Any]) -> float:
+    """1.0 when every recorded code is a gold code, whatever the status; 0 if none recorded."""
+    return _scores(state, info).code_identity_precision
+
+
+def json_valid_score(state: Any, info: Mapping[str, Any]) -> float:
+    """1.0 when at least one set_diagnosis call was accepted and recorded."""
+    return _scores(state, info).json_valid
+
+
+def num_unique_diagnoses_score(state: Any, info: Mapping[str, Any]) -> float:
+    """min(1, unique recorded diagnoses / number of gold diagnoses)."""
+    return _scores(state, info).num_unique_diagnoses
+
+
+REWARD_FUNCS = (
+    coverage_score,
+    precision_score,
+    code_identity_coverage_score,
+    code_identity_precision_score,
+    json_valid_score,
+    num_unique_diagnoses_score,
+)

@@ -1,0 +1,83 @@
+"""The real vf-eval CLI, in a subprocess, against the loopback policy endpoint."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GOLD_CASES, KEY_VAR
+from policies import Oracle, exact, first_only, wrong_status
+
+from clinical_envs.diagnosis.dataset import load_cases
+from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
+
+pytestmark = pytest.mark.slow
+
+VF_EVAL = str(Path(sys.executable).with_name("vf-eval"))
+
+
+def vf_eval(tmp_path: Path, base_url: str, model: str, env_args: dict, n: int) -> list[dict]:
+    out_dir = tmp_path / model
+    command = [
+        VF_EVAL if Path(VF_EVAL).exists() else shutil.which("vf-eval") or "vf-eval",
+        "set-diagnosis-tool-call",
+        "-m", model,
+        "-b", base_url,
+        "-k", KEY_VAR,
+        "-a", json.dumps(env_args),
+        "-n", str(n),
+        "-r", "1",
+        "-c", "4",
+        "-s",
+        "-C", "clinical",
+        "-o", str(out_dir),
+        "-d",
+    ]  # fmt: skip
+    env = {**os.environ, KEY_VAR: "test", "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (results,) = out_dir.rglob("results.jsonl")
+    assert (results.parent / "metadata.json").is_file()
+    return [json.loads(line) for line in results.read_text().splitlines()]
+
+
+def test_vf_eval_scores_scripted_answers(tmp_path, policy_server):
+    cases = load_cases(str(GOLD_CASES))
+    styles = {"FX-1": exact, "FX-2": wrong_status, "FX-3": first_only}
+    policy_server.policies["e2e-oracle"] = Oracle(cases, lambda c: styles[c.case_id])
+    rows = vf_eval(
+        tmp_path,
+        policy_server.base_url,
+        "e2e-oracle",
+        {"dataset": str(GOLD_CASES), "test_size": 0},
+        3,
+    )
+    rewards = {row["info"]["case_id"]: row["reward"] for row in rows}
+    assert rewards.keys() == {"FX-1", "FX-2", "FX-3"}
+    assert math.isclose(rewards["FX-1"], 1.0)
+    assert math.isclose(rewards["FX-2"], 0.40)
+    # One of two gold diagnoses, right: half coverage, full precision, half uniqueness.
+    assert math.isclose(rewards["FX-3"], 0.45 / 2 + 0.15 + 0.20 / 2 + 0.10 + 0.05 + 0.05 / 2)
+    for row in rows:
+        assert row["metrics"].keys() >= {"coverage_score", "num_unique_diagnoses_score"}
+
+
+@pytest.mark.parametrize("model", ["retrieval-baseline", "retrieval-baseline-xml"])
+def test_vf_eval_runs_the_baseline_on_bundled_data(tmp_path, policy_server, model):
+    protocol = "xml" if model.endswith("xml") else "auto"
+    policy_server.policies[model] = RetrievalBaseline(protocol)
+    rows = vf_eval(tmp_path, policy_server.base_url, model, {"dataset": "bundled"}, 4)
+    assert len(rows) == 4
+    for row in rows:
+        assert row.get("error") is None
+        assert 0.0 <= row["reward"] <= 1.0
+        assert row["clinical"]["tool_stats"]["executed"] == 3
+        assert row["metrics"]["json_valid_score"] == 1.0
