@@ -32,6 +32,8 @@ def builtin_policies() -> dict[str, Policy]:
 
 class PolicyServer(ThreadingHTTPServer):
     daemon_threads = True
+    # Hundreds of rollouts connect at once; the stdlib default backlog of 5 resets them.
+    request_queue_size = 1024
 
     def __init__(self, policies: Mapping[str, Policy], host: str = "127.0.0.1", port: int = 0):
         self.policies = dict(policies)
