@@ -19,7 +19,7 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _HEADER_PREFIX = "#clinical-envs-icd10"
 
 
@@ -57,10 +57,12 @@ def library_entries() -> list[Entry]:
     """Read every code from ``simple-icd-10-cm`` (slow: imports the library)."""
     import simple_icd_10_cm as cm
 
+    # 39 names (B20, C50, ...) are both a block and a category and appear twice in
+    # get_all_codes(); is_chapter_or_block() is True for them, so test for the category instead.
     return [
         Entry(code, cm.get_description(code), cm.is_leaf(code))
-        for code in cm.get_all_codes(with_dots=True)
-        if not cm.is_chapter_or_block(code)
+        for code in dict.fromkeys(cm.get_all_codes(with_dots=True))
+        if cm.is_category_or_subcategory(code)
     ]
 
 
