@@ -6,22 +6,20 @@ Example:
     'E05.01'
     >>> icd10.lookup("E05.01").billable
     True
+    >>> icd10.search("thyroid storm", 1)[0].code
+    'E05.91'
 """
 
 from __future__ import annotations
 
 import re
 
-from clinical_envs.icd10.catalog import Entry, load_catalog
-from clinical_envs.icd10.search import (
-    CODE_QUERY,
-    nearest_ancestor,
-    search_codes,
-    search_text,
-)
+from clinical_envs.icd10.catalog import Catalog, Entry, load_catalog
 
 __all__ = [
+    "MAX_LIMIT",
     "WELL_FORMED",
+    "Catalog",
     "Entry",
     "is_billable",
     "is_well_formed",
@@ -33,8 +31,10 @@ __all__ = [
 ]
 
 WELL_FORMED = re.compile(r"^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?$")
+CODE_KEY = re.compile(r"^[A-Z][0-9][0-9A-Z]{0,5}$")
 _NOISE = re.compile(r"[\s.]+")
 MAX_LIMIT = 50
+MAX_PREFIX_HITS = 500
 
 
 def _key(code: str) -> str:
@@ -63,22 +63,37 @@ def is_billable(code: str) -> bool:
 
 
 def search(query: str, limit: int = 10) -> list[Entry]:
-    """Best matches for a clinical phrase or a (partial) code, best first."""
+    """Best matches for a clinical phrase or a (partial) code, best first.
+
+    A code-like query returns the code itself, then its descendants (billable first, shorter
+    codes first); a code that does not exist falls back to its nearest existing ancestor
+    (``I43.1`` -> ``I43``). Anything else is ranked as text.
+    """
     limit = max(1, min(int(limit), MAX_LIMIT))
     catalog = load_catalog()
     query = query.strip()
     key = _key(query)
-    if key and CODE_QUERY.match(query.upper().replace(" ", "")):
-        hits = search_codes(catalog, key, limit)
-        if hits:
-            return hits
-        ancestor = nearest_ancestor(catalog, key)
-        if ancestor is not None:
-            return search_codes(catalog, ancestor, limit)
-    return search_text(catalog, query, limit)
+    if CODE_KEY.match(key):
+        for end in range(len(key), min(len(key), 3) - 1, -1):  # else the nearest ancestor
+            hits = _code_hits(catalog, key[:end], limit)
+            if hits:
+                return hits
+    return [catalog.entry(i) for i in catalog.index.rank(query, limit)]
+
+
+def _code_hits(catalog: Catalog, key: str, limit: int) -> list[Entry]:
+    """The code ``key`` (if it exists) then the codes under that prefix, billable first."""
+    exact = catalog.find(key)
+    rest = sorted(
+        (i for i in catalog.prefixed(key, MAX_PREFIX_HITS) if i != exact),
+        key=lambda i: (not catalog.billable[i], len(catalog.keys[i]), i),
+    )
+    head = [] if exact is None else [exact]
+    return [catalog.entry(i) for i in [*head, *rest][:limit]]
 
 
 def page(offset: int, limit: int) -> tuple[list[Entry], int]:
     """One page of the catalog in code order, and the total number of codes."""
     catalog = load_catalog()
-    return list(catalog.entries[offset : offset + limit]), len(catalog)
+    stop = min(len(catalog), offset + limit)
+    return [catalog.entry(i) for i in range(offset, stop)], len(catalog)
