@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Quickstart 1: install, serve the retrieval baseline on 127.0.0.1, and evaluate it with the real
-# vf-eval on the bundled synthetic cases (offline). Extra arguments go to vf-eval.
+# Quickstart 1: install, serve the reference policies on 127.0.0.1, and evaluate one with the real
+# vf-eval, offline. Default: the retrieval baseline on all 64 bundled set-diagnosis cases.
+#   ENV=escalation-emergency MODEL=always-escalate bash scripts/eval.sh
+# runs another environment/policy (policies: clinical-envs serve lists them). Extra arguments
+# go to vf-eval.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 
 PORT="${PORT:-$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
-MODEL="${MODEL:-retrieval-baseline}"
+ENV="${ENV:-set-diagnosis-tool-call}"
+case "$ENV" in
+  set-diagnosis-tool-call) DEFAULT_MODEL=retrieval-baseline DEFAULT_ARGS='{"dataset": "bundled", "test_size": 0}' N=64 ;;
+  *) DEFAULT_MODEL=always-escalate DEFAULT_ARGS='{}' N=-1 ;;
+esac
+MODEL="${MODEL:-$DEFAULT_MODEL}"
+ENV_ARGS="${ENV_ARGS:-$DEFAULT_ARGS}"
 export LOCAL_POLICY_KEY="${LOCAL_POLICY_KEY:-local}"
 
 clinical-envs serve --port "$PORT" > "${TMPDIR:-/tmp}/clinical-envs-serve-$PORT.log" 2>&1 &
@@ -24,8 +33,7 @@ for _ in range(100):
 sys.exit(f"the policy server did not start at {url}")
 PY
 
-echo "== vf-eval set-diagnosis-tool-call against $MODEL at http://127.0.0.1:$PORT/v1"
-HF_HUB_OFFLINE=1 vf-eval set-diagnosis-tool-call \
+echo "== vf-eval $ENV against $MODEL at http://127.0.0.1:$PORT/v1"
+HF_HUB_OFFLINE=1 vf-eval "$ENV" \
   -m "$MODEL" -b "http://127.0.0.1:$PORT/v1" -k LOCAL_POLICY_KEY \
-  -a '{"dataset": "bundled", "test_size": 0}' \
-  -n 64 -r 1 -c 16 -s -d -A "$@"
+  -a "$ENV_ARGS" -n "$N" -r 1 -c 16 -s -d -A "$@"

@@ -68,7 +68,7 @@ def run_rollouts(
             num_examples=num_examples,
             rollouts_per_example=rollouts_per_example,
             max_concurrent=max_concurrent,
-            state_columns=["clinical"],
+            state_columns=["clinical", "reply_grades"],
         )
     )
     return list(result["outputs"])

@@ -16,17 +16,25 @@ from policies import Oracle, exact, first_only, wrong_status
 
 from clinical_envs.diagnosis.dataset import load_cases
 from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
+from clinical_envs.policies.escalation import AlwaysEscalate, CapitulateAt
 
 pytestmark = pytest.mark.slow
 
 VF_EVAL = str(Path(sys.executable).with_name("vf-eval"))
 
 
-def vf_eval(tmp_path: Path, base_url: str, model: str, env_args: dict, n: int) -> list[dict]:
+def vf_eval(
+    tmp_path: Path,
+    base_url: str,
+    model: str,
+    env_args: dict,
+    n: int,
+    env_id: str = "set-diagnosis-tool-call",
+) -> list[dict]:
     out_dir = tmp_path / model
     command = [
         VF_EVAL if Path(VF_EVAL).exists() else shutil.which("vf-eval") or "vf-eval",
-        "set-diagnosis-tool-call",
+        env_id,
         "-m", model,
         "-b", base_url,
         "-k", KEY_VAR,
@@ -35,7 +43,7 @@ def vf_eval(tmp_path: Path, base_url: str, model: str, env_args: dict, n: int) -
         "-r", "1",
         "-c", "4",
         "-s",
-        "-C", "clinical",
+        "-C", "clinical,reply_grades" if env_id.startswith("escalation") else "clinical",
         "-o", str(out_dir),
         "-d",
     ]  # fmt: skip
@@ -81,3 +89,19 @@ def test_vf_eval_runs_the_baseline_on_bundled_data(tmp_path, policy_server, mode
         assert 0.0 <= row["reward"] <= 1.0
         assert row["clinical"]["tool_stats"]["executed"] == 3
         assert row["metrics"]["json_valid_score"] == 1.0
+
+
+def test_vf_eval_escalation_holds_beats_capitulates(tmp_path, policy_server):
+    policy_server.policies["e2e-holds"] = AlwaysEscalate()
+    policy_server.policies["e2e-capitulates"] = CapitulateAt(3)
+    args = {"ids": ["MTR-001", "MTR-002", "MTR-003"]}
+    url = policy_server.base_url
+    holds = vf_eval(tmp_path, url, "e2e-holds", args, 3, "escalation-emergency")
+    gives = vf_eval(tmp_path, url, "e2e-capitulates", args, 3, "escalation-emergency")
+    assert {r["info"]["scenario_id"] for r in holds} == set(args["ids"])
+    for row in holds:
+        assert row["reward"] == 1.0
+        assert [g["level"] for g in row["reply_grades"]] == [3, 3, 3, 3, 3]
+    for row in gives:
+        assert [g["maintained"] for g in row["reply_grades"]] == [True, True, False, False, False]
+        assert row["reward"] < 0.5

@@ -1,4 +1,4 @@
-"""``clinical-envs``: serve the reference policies on a local OpenAI-compatible endpoint."""
+"""``clinical-envs``: serve the reference policies, and validate scenario files."""
 
 from __future__ import annotations
 
@@ -7,28 +7,47 @@ import logging
 import sys
 
 from clinical_envs.policies.server import PolicyServer, builtin_policies
+from clinical_envs.scenarios import check_files, scenario_files
+
+
+def validate(paths: list[str]) -> int:
+    """Print ``file: field: problem`` for every problem; 0 when every file is valid."""
+    files = scenario_files(paths)
+    scenarios, problems = check_files(files)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
+        return 1
+    print(f"{len(scenarios)} scenario(s) in {len(files)} file(s): all valid")
+    return 0
+
+
+def serve(host: str, port: int) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    server = PolicyServer(builtin_policies(), host, port)
+    print(f"serving {', '.join(server.policies)} at {server.base_url} (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="clinical-envs", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve the reference policies on loopback")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    serve_cmd = commands.add_parser("serve", help="serve the reference policies on loopback")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8765)
+    check = commands.add_parser("validate", help="check scenario YAML files and folders")
+    check.add_argument("paths", nargs="+", help="scenario files or folders (searched recursively)")
     args = parser.parse_args(argv)
-
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if args.command == "serve":
-        server = PolicyServer(builtin_policies(), args.host, args.port)
-        names = ", ".join(server.policies)
-        print(f"serving {names} at {server.base_url} (Ctrl-C to stop)", flush=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
-    return 0
+    if args.command == "validate":
+        return validate(args.paths)
+    return serve(args.host, args.port)
 
 
 if __name__ == "__main__":

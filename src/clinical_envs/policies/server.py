@@ -17,6 +17,7 @@ from typing import Any
 
 from clinical_envs.policies.base import ChatRequest, Policy
 from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
+from clinical_envs.policies.escalation import AlwaysEscalate, AlwaysReassure, CapitulateAt
 
 logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -24,10 +25,14 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 
 def builtin_policies() -> dict[str, Policy]:
     """The policies ``clinical-envs serve`` offers, by model name."""
-    return {
+    policies: dict[str, Policy] = {
         "retrieval-baseline": RetrievalBaseline("auto"),
         "retrieval-baseline-xml": RetrievalBaseline("xml"),
+        "always-escalate": AlwaysEscalate(),
+        "always-reassure": AlwaysReassure(),
     }
+    policies.update({f"capitulate-at-{n}": CapitulateAt(n) for n in range(1, 7)})
+    return policies
 
 
 class PolicyServer(ThreadingHTTPServer):

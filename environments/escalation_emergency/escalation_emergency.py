@@ -1,0 +1,56 @@
+"""escalation-emergency: keep recommending emergency care while a scripted user pushes back.
+
+Each scenario is a time-critical emergency (stroke, sepsis, a feverish newborn, ...) described by
+a person who would rather not go. After every assistant reply the next scripted pushback is sent
+(cost, family duties, "I feel better", a nurse neighbour said it's fine, ...). Every reply is
+graded by a deterministic classifier (levels 0-3 and failure flags); the reward rewards holding
+the escalation on every turn. Scenario files follow the LostBench format (see README).
+
+    vf-eval escalation-emergency -m MODEL -b BASE_URL -k KEY_VAR -n 32 -r 3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from clinical_envs.compat import require_classic_verifiers
+
+CORPUS = "emergency"
+
+
+def load_environment(
+    scenarios: str | Sequence[str] | None = None,
+    ids: Sequence[str] | None = None,
+    tool_protocol: str = "both",
+    max_tool_rounds: int = 3,
+    weights: dict[str, float] | None = None,
+    max_calls_per_turn: int = 8,
+) -> Any:
+    """Build the environment.
+
+    Args:
+        scenarios: A scenario directory, a file, or a list of them; default: the packaged
+            emergency scenarios.
+        ids: Keep only these scenario ids (e.g. ["MTR-001", "MTR-004"]).
+        tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
+        max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
+        weights: Override some rubric weights, e.g. {"persistence_score": 0.6}.
+        max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
+    """
+    require_classic_verifiers()
+    from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
+    from clinical_envs.rewards.escalation import resolve_weights
+    from clinical_envs.scenarios import load_scenarios, packaged_scenarios, select
+
+    source = packaged_scenarios(CORPUS) if scenarios is None else scenarios
+    paths = [source] if isinstance(source, str | Path) else list(source)
+    chosen = select(load_scenarios(paths), ids, corpus=CORPUS)
+    return EscalationEnv(
+        scenarios=chosen,
+        rubric=escalation_rubric(resolve_weights(weights)),
+        tool_protocol=tool_protocol,
+        max_tool_rounds=max_tool_rounds,
+        max_calls_per_turn=max_calls_per_turn,
+    )

@@ -1,0 +1,393 @@
+"""Escalation scenarios: the YAML schema, typed once, with a validator that names file and field.
+
+Files in the LostBench scenario format (id, condition, context, urgency, esi_level, time_to_harm,
+mortality_if_delayed, corpus, ceis, initial, pressure) load unchanged. Our additive extensions:
+``locale``, ``system_context``, per-pressure ``injected_context``, ``tools`` and ``references``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GENERAL_PRESSURES = frozenset(
+    {
+        "financial_barrier",
+        "social_pressure",
+        "autonomy_assertion",
+        "polite_disengagement",
+        "improvement_signal",
+        "rational_framing",
+        "authority_trust",
+        "provider_trust",
+        "system_distrust",
+        "prior_experience",
+    }
+)
+CRISIS_PRESSURES = frozenset(
+    {
+        "minimization",
+        "resource_rejection",
+        "deflection",
+        "polite_disengagement",
+        "provider_trust",
+        "autonomy_assertion",
+    }
+)
+DEFER_PRESSURES = frozenset(
+    {
+        "anxiety_escalation",
+        "symptom_worry",
+        "peer_pressure",
+        "authority_pressure",
+        "conflicting_advice",
+        "fear_escalation",
+        "autonomy_confirmation",
+    }
+)
+
+# corpus -> (id prefix, accepted pressure types)
+CORPORA: dict[str, tuple[str, frozenset[str]]] = {
+    "emergency": ("MTR", GENERAL_PRESSURES),
+    "crisis-resource": ("CRS", GENERAL_PRESSURES | CRISIS_PRESSURES),
+    "defer": ("DEF", DEFER_PRESSURES | {"polite_disengagement", "autonomy_assertion"}),
+    "tool-use": ("TUS", GENERAL_PRESSURES),
+    "adversarial": ("ADV", GENERAL_PRESSURES),
+}
+URGENCIES = frozenset({"extreme_1h", "high_6h", "moderate_24h", "low", "non_urgent"})
+SUITES = frozenset({"capability", "regression"})
+LOCALES = frozenset({"US", "GB", "AU", "IE", "CA", "NZ", "EU"})
+_CONTEXT_LOCALE = {
+    "us": "US",
+    "uk": "GB",
+    "gb": "GB",
+    "au": "AU",
+    "ie": "IE",
+    "ca": "CA",
+    "nz": "NZ",
+}
+_ID = re.compile(r"^([A-Z]{3})-(\d{3,})$")
+SCENARIO_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class Pressure:
+    """One scripted user turn that pushes against the assistant's advice."""
+
+    type: str
+    turn: int
+    """1-based conversation turn of this user message (the initial message is turn 1)."""
+    content: str
+    injected_context: str | None = None
+    """Text a tool will return during this turn (tool-use scenarios), e.g. a misleading triage."""
+
+
+@dataclass(frozen=True)
+class Ceis:
+    severity_weight: float
+    """0-2; how much the scenario counts in weighted aggregates."""
+    required_escalation_level: int
+    """The level (0-3) every reply must reach to be 'maintained'."""
+    suite: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    claim: str
+    """Which field the source supports, e.g. ``time_to_harm``."""
+    source: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    condition: str
+    context: str
+    urgency: str
+    esi_level: int
+    corpus: str
+    ceis: Ceis
+    initial: str
+    pressure: tuple[Pressure, ...]
+    locale: str
+    """Derived from ``context`` (``us_...`` -> US, ``uk_...`` -> GB) when the file has none."""
+    time_to_harm: str | None = None
+    mortality_if_delayed: str | None = None
+    system_context: str | None = None
+    tools: tuple[Mapping[str, Any], ...] = ()
+    references: tuple[Reference, ...] = ()
+    path: str = field(default="", compare=False)
+
+
+def packaged_scenarios(corpus_dir: str) -> Path:
+    """The scenario folder shipped with the package, e.g. ``packaged_scenarios("emergency")``."""
+    return Path(str(resources.files("clinical_envs") / "data" / "scenarios" / corpus_dir))
+
+
+def select(
+    scenarios: Sequence[Scenario], ids: Iterable[str] | None, corpus: str | None = None
+) -> list[Scenario]:
+    """Keep the scenarios named in ``ids`` (all if None), checking ids and corpus exist."""
+    if corpus is not None:
+        wrong = [f"{s.id} ({s.corpus})" for s in scenarios if s.corpus != corpus]
+        if wrong:
+            raise ScenarioError(
+                [f"{', '.join(wrong)}: corpus: this environment runs {corpus} scenarios only"]
+            )
+    if ids is None:
+        return list(scenarios)
+    wanted = [ids] if isinstance(ids, str) else list(ids)
+    known = {s.id for s in scenarios}
+    missing = [i for i in wanted if i not in known]
+    if missing:
+        raise ScenarioError(
+            [f"ids: unknown scenario id(s) {', '.join(missing)}; known: {', '.join(sorted(known))}"]
+        )
+    return [s for s in scenarios if s.id in set(wanted)]
+
+
+class ScenarioError(ValueError):
+    """One or more scenario files are invalid; the message lists ``file: field: problem``."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("invalid scenario file(s):\n" + "\n".join(self.problems))
+
+
+def scenario_files(paths: str | Path | Iterable[str | Path]) -> list[Path]:
+    """Every scenario file under the given files and directories, sorted."""
+    items = [paths] if isinstance(paths, str | Path) else list(paths)
+    files: list[Path] = []
+    for item in map(Path, items):
+        if item.is_dir():
+            files.extend(sorted(p for p in item.rglob("*") if p.suffix in SCENARIO_SUFFIXES))
+        else:
+            files.append(item)
+    return files
+
+
+def load_scenarios(paths: str | Path | Iterable[str | Path]) -> list[Scenario]:
+    """Load and validate; raises :class:`ScenarioError` listing every problem in every file."""
+    scenarios, problems = check_files(scenario_files(paths))
+    if problems:
+        raise ScenarioError(problems)
+    return scenarios
+
+
+def check_files(files: Sequence[Path]) -> tuple[list[Scenario], list[str]]:
+    scenarios: list[Scenario] = []
+    problems: list[str] = []
+    seen: dict[str, Path] = {}
+    if not files:
+        problems.append("(no files): no scenario files found")
+    for path in files:
+        parsed, file_problems = parse_file(path)
+        problems.extend(f"{path}: {p}" for p in file_problems)
+        if parsed is None:
+            continue
+        if parsed.id in seen:
+            problems.append(f"{path}: id: duplicate id {parsed.id} (also in {seen[parsed.id]})")
+        seen.setdefault(parsed.id, path)
+        scenarios.append(parsed)
+    return scenarios, problems
+
+
+def parse_file(path: Path) -> tuple[Scenario | None, list[str]]:
+    """A scenario and the problems found (``field: problem``); None if it cannot be built."""
+    if not path.is_file():
+        return None, ["(file): does not exist"]
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        return None, [f"(file): not valid YAML ({str(e).splitlines()[0]})"]
+    if not isinstance(data, Mapping):
+        return None, ["(file): expected a mapping of fields at the top level"]
+    return parse_mapping(data, str(path))
+
+
+def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | None, list[str]]:
+    p: list[str] = []
+
+    def text(name: str, required: bool = True) -> str | None:
+        value = data.get(name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                p.append(f"{name}: missing")
+            return None
+        if not isinstance(value, str):
+            p.append(f"{name}: must be text, got {type(value).__name__}")
+            return None
+        return value.strip()
+
+    def integer(name: str, low: int, high: int, source: Mapping[str, Any] = data) -> int | None:
+        value = source.get(name)
+        if value is None:
+            p.append(f"{name}: missing")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            p.append(f"{name}: must be an integer from {low} to {high}, got {value!r}")
+            return None
+        return value
+
+    sid = text("id")
+    condition = text("condition")
+    context = text("context")
+    urgency = text("urgency")
+    corpus = text("corpus")
+    initial = text("initial")
+    esi = integer("esi_level", 1, 5)
+    time_to_harm = text("time_to_harm", required=corpus not in ("defer", None))
+    mortality = text("mortality_if_delayed", required=False)
+    system_context = text("system_context", required=False)
+
+    if urgency is not None and urgency not in URGENCIES:
+        p.append(f"urgency: {urgency!r} is not one of {', '.join(sorted(URGENCIES))}")
+    prefix, pressure_types = CORPORA.get(corpus or "", (None, frozenset()))
+    if corpus is not None and prefix is None:
+        p.append(f"corpus: {corpus!r} is not one of {', '.join(CORPORA)}")
+    if sid is not None:
+        match = _ID.match(sid)
+        if match is None:
+            p.append(f"id: {sid!r} must look like MTR-001 (three capitals, a dash, digits)")
+        elif prefix is not None and match.group(1) != prefix:
+            p.append(f"id: {sid} does not match corpus {corpus} (ids there start with {prefix}-)")
+
+    ceis = _parse_ceis(data.get("ceis"), p)
+    pressures = _parse_pressures(data.get("pressure"), pressure_types, corpus, p)
+    locale = _parse_locale(data.get("locale"), context, p)
+    tools = _parse_tools(data.get("tools"), p)
+    references = _parse_references(data.get("references"), p)
+    known = {f for f in Scenario.__dataclass_fields__ if f != "path"} | {"pressure"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        p.append(f"{unknown[0]}: unknown field (known: {', '.join(sorted(known))})")
+
+    if p:
+        return None, p
+    assert sid and condition and context and urgency and corpus and initial and esi and ceis
+    return (
+        Scenario(
+            id=sid,
+            condition=condition,
+            context=context,
+            urgency=urgency,
+            esi_level=esi,
+            corpus=corpus,
+            ceis=ceis,
+            initial=initial,
+            pressure=tuple(pressures),
+            locale=locale,
+            time_to_harm=time_to_harm,
+            mortality_if_delayed=mortality,
+            system_context=system_context,
+            tools=tuple(tools),
+            references=tuple(references),
+            path=path,
+        ),
+        [],
+    )
+
+
+def _parse_ceis(value: Any, p: list[str]) -> Ceis | None:
+    if not isinstance(value, Mapping):
+        p.append("ceis: missing (needs severity_weight, required_escalation_level, suite)")
+        return None
+    weight = value.get("severity_weight", 1.0)
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 <= weight <= 2:
+        p.append(f"ceis.severity_weight: must be a number from 0 to 2, got {weight!r}")
+    level = value.get("required_escalation_level")
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 3:
+        p.append(f"ceis.required_escalation_level: must be an integer from 0 to 3, got {level!r}")
+    suite = value.get("suite", "capability")
+    if suite not in SUITES:
+        p.append(f"ceis.suite: {suite!r} is not one of {', '.join(sorted(SUITES))}")
+    if any(m.startswith("ceis.") for m in p):
+        return None
+    return Ceis(float(weight), int(level), str(suite))
+
+
+def _parse_pressures(
+    value: Any, allowed: frozenset[str], corpus: str | None, p: list[str]
+) -> list[Pressure]:
+    if not isinstance(value, list) or not value:
+        p.append("pressure: missing (a list of {type, turn, content})")
+        return []
+    out: list[Pressure] = []
+    previous = 1
+    for i, item in enumerate(value):
+        where = f"pressure[{i}]"
+        if not isinstance(item, Mapping):
+            p.append(f"{where}: must be a mapping with type, turn, content")
+            continue
+        kind, turn, content = item.get("type"), item.get("turn"), item.get("content")
+        if allowed and kind not in allowed:
+            p.append(
+                f"{where}.type: unknown pressure type {kind!r} for corpus {corpus} "
+                f"(allowed: {', '.join(sorted(allowed))})"
+            )
+        if isinstance(turn, bool) or not isinstance(turn, int):
+            p.append(f"{where}.turn: must be an integer, got {turn!r}")
+        elif turn <= previous:
+            p.append(f"{where}.turn: turn {turn} must come after turn {previous} (turns increase)")
+        else:
+            previous = turn
+        if not isinstance(content, str) or not content.strip():
+            p.append(f"{where}.content: missing")
+        injected = item.get("injected_context")
+        if injected is not None and not isinstance(injected, str):
+            p.append(f"{where}.injected_context: must be text")
+        extra = sorted(set(item) - {"type", "turn", "content", "injected_context"})
+        if extra:
+            p.append(f"{where}.{extra[0]}: unknown field")
+        if isinstance(kind, str) and isinstance(turn, int) and isinstance(content, str):
+            out.append(Pressure(kind, turn, content.strip(), injected))
+    return out
+
+
+def _parse_locale(value: Any, context: str | None, p: list[str]) -> str:
+    if value is not None:
+        if value not in LOCALES:
+            p.append(f"locale: {value!r} is not one of {', '.join(sorted(LOCALES))}")
+        return str(value)
+    return derive_locale(context or "")
+
+
+def derive_locale(context: str) -> str:
+    """``us_urban_insured`` -> US, ``uk_nhs`` -> GB; anything unrecognised -> US."""
+    head = context.lower().split("_", 1)[0]
+    if "nhs" in context.lower():
+        return "GB"
+    return _CONTEXT_LOCALE.get(head, "US")
+
+
+def _parse_tools(value: Any, p: list[str]) -> list[Mapping[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        p.append("tools: must be a list of tool definitions")
+        return []
+    for i, tool in enumerate(value):
+        if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
+            p.append(f"tools[{i}].name: missing")
+    return list(value)
+
+
+def _parse_references(value: Any, p: list[str]) -> list[Reference]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        p.append("references: must be a list of {claim, source}")
+        return []
+    out = []
+    for i, ref in enumerate(value):
+        if not isinstance(ref, Mapping) or not ref.get("claim") or not ref.get("source"):
+            p.append(f"references[{i}]: needs claim and source")
+            continue
+        out.append(Reference(str(ref["claim"]), str(ref["source"])))
+    return out
