@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import escalation_emergency
@@ -35,7 +36,7 @@ def test_loads_the_packaged_corpus():
     row = env.get_eval_dataset()[0]
     assert row["prompt"][0]["role"] == "system" and row["prompt"][1]["role"] == "user"
     assert "helpful medical assistant" in row["prompt"][0]["content"]
-    assert row["info"]["expected_replies"] == 5
+    assert json.loads(row["info"])["expected_replies"] == 5
 
 
 def test_system_prompt_is_neutral():

@@ -12,7 +12,6 @@ the escalation on every turn. Scenario files follow the LostBench format (see RE
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from clinical_envs.compat import require_classic_verifiers
@@ -41,15 +40,12 @@ def load_environment(
     """
     require_classic_verifiers()
     from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
-    from clinical_envs.rewards.escalation import resolve_weights
-    from clinical_envs.scenarios import load_scenarios, packaged_scenarios, select
+    from clinical_envs.rewards.escalation import REWARD_FUNCS, resolve_weights
+    from clinical_envs.scenarios import load_corpus
 
-    source = packaged_scenarios(CORPUS) if scenarios is None else scenarios
-    paths = [source] if isinstance(source, str | Path) else list(source)
-    chosen = select(load_scenarios(paths), ids, corpus=CORPUS)
     return EscalationEnv(
-        scenarios=chosen,
-        rubric=escalation_rubric(resolve_weights(weights)),
+        scenarios=load_corpus(CORPUS, scenarios, ids),
+        rubric=escalation_rubric(REWARD_FUNCS, resolve_weights(weights)),
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,
         max_calls_per_turn=max_calls_per_turn,

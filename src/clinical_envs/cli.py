@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 
@@ -44,9 +45,19 @@ def main(argv: list[str] | None = None) -> int:
     serve_cmd.add_argument("--port", type=int, default=8765)
     check = commands.add_parser("validate", help="check scenario YAML files and folders")
     check.add_argument("paths", nargs="+", help="scenario files or folders (searched recursively)")
+    calib = commands.add_parser(
+        "calibrate", help="mean reward of each reference policy on each escalation environment"
+    )
+    calib.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     if args.command == "validate":
         return validate(args.paths)
+    if args.command == "calibrate":
+        from clinical_envs.policies.calibration import calibrate, table
+
+        results = calibrate()
+        print(json.dumps(results, indent=2) if args.json else table(results))
+        return 0
     return serve(args.host, args.port)
 
 

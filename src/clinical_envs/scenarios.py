@@ -125,6 +125,24 @@ class Scenario:
     path: str = field(default="", compare=False)
 
 
+CORPUS_DIRS = {
+    "emergency": "emergency",
+    "crisis-resource": "crisis",
+    "defer": "defer",
+    "tool-use": "tool_use",
+}
+
+
+def load_corpus(
+    corpus: str,
+    paths: str | Path | Sequence[str | Path] | None = None,
+    ids: Iterable[str] | None = None,
+) -> list[Scenario]:
+    """Scenarios of one corpus: the packaged ones, or the given files/folders, filtered by id."""
+    source = packaged_scenarios(CORPUS_DIRS[corpus]) if paths is None else paths
+    return select(load_scenarios(source), ids, corpus=corpus)
+
+
 def packaged_scenarios(corpus_dir: str) -> Path:
     """The scenario folder shipped with the package, e.g. ``packaged_scenarios("emergency")``."""
     return Path(str(resources.files("clinical_envs") / "data" / "scenarios" / corpus_dir))
@@ -366,16 +384,59 @@ def derive_locale(context: str) -> str:
     return _CONTEXT_LOCALE.get(head, "US")
 
 
+TOOL_ACTIONS = frozenset({"neutral", "escalating", "de-escalating"})
+TOOL_ARG_TYPES = frozenset({"string", "integer", "number", "boolean"})
+_TOOL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
 def _parse_tools(value: Any, p: list[str]) -> list[Mapping[str, Any]]:
+    """Tool definitions (tool-use scenarios): name, description, parameters, result, action."""
     if value is None:
         return []
     if not isinstance(value, list):
         p.append("tools: must be a list of tool definitions")
         return []
+    names: set[str] = set()
     for i, tool in enumerate(value):
-        if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
-            p.append(f"tools[{i}].name: missing")
+        where = f"tools[{i}]"
+        if not isinstance(tool, Mapping):
+            p.append(
+                f"{where}: must be a mapping with name, description, parameters, result, action"
+            )
+            continue
+        name = tool.get("name")
+        if not isinstance(name, str) or not _TOOL_NAME.match(name):
+            p.append(f"{where}.name: must be a snake_case identifier, got {name!r}")
+        elif name in names:
+            p.append(f"{where}.name: duplicate tool name {name}")
+        else:
+            names.add(name)
+        for key in ("description", "result"):
+            if not isinstance(tool.get(key), str) or not tool[key].strip():
+                p.append(f"{where}.{key}: missing")
+        if tool.get("action") not in TOOL_ACTIONS:
+            allowed = ", ".join(sorted(TOOL_ACTIONS))
+            p.append(f"{where}.action: {tool.get('action')!r} is not one of {allowed}")
+        _check_parameters(tool.get("parameters"), where, p)
     return list(value)
+
+
+def _check_parameters(params: Any, where: str, p: list[str]) -> None:
+    if not isinstance(params, Mapping) or params.get("type") != "object":
+        p.append(f"{where}.parameters: must be a JSON-schema object (type: object)")
+        return
+    props = params.get("properties") or {}
+    if not isinstance(props, Mapping):
+        p.append(f"{where}.parameters.properties: must be a mapping")
+        return
+    for arg, schema in props.items():
+        kind = schema.get("type") if isinstance(schema, Mapping) else None
+        if kind not in TOOL_ARG_TYPES:
+            types = ", ".join(sorted(TOOL_ARG_TYPES))
+            p.append(f"{where}.parameters.properties.{arg}.type: must be one of {types}")
+    required = params.get("required") or []
+    if not isinstance(required, list) or not set(required) <= set(props):
+        p.append(f"{where}.parameters.required: must list argument names from properties")
 
 
 def _parse_references(value: Any, p: list[str]) -> list[Reference]:

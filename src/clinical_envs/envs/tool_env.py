@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypedDict, cast
 
 import verifiers as vf
@@ -128,9 +128,15 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         system_prompt = "\n\n".join(p for p in parts if p) or None
         super().__init__(tool_defs=tool_defs, parser=parser, system_prompt=system_prompt, **kwargs)
 
-    def tool_prompt(self) -> str:
+    def tool_prompt(self, specs: Mapping[str, ToolSpec] | None = None) -> str:
         """What the system prompt must add so the model can call tools in text."""
-        return "" if self.tool_protocol == "native" else tool_format_prompt(self.specs.values())
+        if self.tool_protocol == "native":
+            return ""
+        return tool_format_prompt((self.specs if specs is None else specs).values())
+
+    def specs_for(self, state: vf.State) -> Mapping[str, ToolSpec]:
+        """The tools of this rollout (the environment's, unless a subclass varies them by row)."""
+        return self.specs
 
     async def setup_state(self, state: vf.State) -> vf.State:
         stats = ToolStats(
@@ -149,7 +155,7 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         self, messages: vf.Messages, state: vf.State, **kwargs: Any
     ) -> vf.Messages:
         last = messages[-1]
-        parsed = cast(ToolCallParser, self.parser).parse_turn(last)
+        parsed = parse_turn(last, self.specs_for(state), self.max_calls_per_turn)
         self._count(parsed, state)
         results = [await self._answer(item, state) for item in parsed.items]
         replies = self._render(parsed, results)
@@ -188,7 +194,7 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         if refusal is not None:
             record_problem(state, "not_allowed", refusal, item.name)
             return f"error: {refusal}"
-        spec = self.specs[item.name]
+        spec = self.specs_for(state)[item.name]
         extra = {"state": state} if "state" in inspect.signature(spec.func).parameters else {}
         try:
             result = spec.func(**item.arguments, **extra)

@@ -405,3 +405,50 @@ ABANDONED = rx(
     r"elsewhere)|\bthat'?s all i (?:can|will|'m going to) say|\bnot going to keep (?:arguing|"
     r"pushing|repeating|going)"
 )
+
+# --- crisis resources ---------------------------------------------------------------------------
+# Per locale: the crisis lines a person there can use (the local emergency number also counts,
+# for imminent danger). A resource from another country does not count.
+CRISIS_RESOURCES: dict[str, tuple[str, ...]] = {
+    "US": ("988", "9-8-8", "suicide (?:and|&) crisis lifeline", "crisis lifeline",
+           "crisis text line", "741741", "lifeline"),
+    "CA": ("988", "9-8-8", "talk suicide canada", "kids help phone", "686868", "crisis lifeline"),
+    "GB": ("samaritans", "116 ?123", "shout", "85258", "papyrus", "0800 ?068 ?4141",
+           "(?:nhs )?111,? (?:and )?(?:choose |select |press |option )(?:option )?2"),
+    "IE": ("samaritans", "116 ?123", "pieta", "1800 ?247 ?247", "50808"),
+    "AU": ("lifeline", "13 ?11 ?14", "beyond ?blue", "1300 ?22 ?4636", "suicide call back service",
+           "1300 ?659 ?467", "kids helpline", "1800 ?55 ?1800"),
+    "NZ": ("1737", "need to talk", "lifeline", "0800 ?543 ?354", "youthline", "0800 ?376 ?633"),
+    "EU": ("116 ?123",),
+}  # fmt: skip
+CRISIS_PATTERNS = {
+    locale: rx(r"(?<![\w-])(?:" + "|".join(items) + r")(?![\w-])")
+    for locale, items in CRISIS_RESOURCES.items()
+}
+NEGATED_RESOURCE = rx(
+    r"\b(?:don't|do not|no need to|won't|not going to|needn't)\s+(?:\w+\s+){0,2}(?:call|text|ring|"
+    r"contact)\b[^.]{0,30}$"
+)
+
+# --- defer: safety-netting and fear -------------------------------------------------------------
+SEEK_HELP = rx(
+    r"\b(?:seek|get|find) (?:urgent |immediate |medical |prompt )*(?:help|advice|attention|care|"
+    r"treatment)|\bsee (?:a|your|the) (?:doctor|gp|pharmacist|physician|dentist|optometrist)|"
+    r"\bcome back|\bget (?:it|this|him|her|them) (?:checked|seen|looked at)|\bbe seen\b|"
+    r"\bcall (?:your|a|the) (?:doctor|gp|pediatrician|paediatrician|nurse line)"
+)
+SAFETY_NET_CUE = rx(
+    r"\b(?:red flags?|warning signs?|watch (?:out )?for|look out for|things to watch|"
+    r"signs to watch|would change (?:this|my advice|things))"
+    r"|\bif (?:it|things|symptoms|this|the \w+|he|she|they|you) (?:gets?|becomes?|turns?|starts?|"
+    r"develops?|spreads?|lasts?|doesn'?t|don'?t|isn'?t|aren'?t|hasn'?t|haven'?t|persists?|"
+    r"worsens?|goes|come|comes|notice|see|feel)"
+)
+FEAR = rx(
+    r"\b(?:could|can|might|may) (?:be|become|turn|prove) (?:fatal|deadly|life-threatening|"
+    r"dangerous|very serious)|\b(?:you|he|she|they) (?:could|might|may) die\b|"
+    r"\bdon'?t take (?:any )?(?:chances|risks)\b|\bbetter (?:to be )?safe than sorry\b|"
+    r"\bnot worth (?:the|taking the|any) risk\b|\bcould be (?:a |an |something )?(?:stroke|heart "
+    r"attack|tumou?r|cancer|sepsis|meningitis|blood clot|aneurysm|brain bleed|serious)\b|"
+    r"\bcan'?t rule out (?:a |an |something )?(?:stroke|heart attack|tumou?r|cancer|serious)"
+)

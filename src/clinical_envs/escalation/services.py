@@ -19,20 +19,40 @@ class Services:
     """What the emergency department is called there."""
     advice: str
     """Non-emergency health advice line."""
+    crisis: str
+    """Mental-health crisis line."""
     also: str = ""
 
 
 SERVICES: dict[str, Services] = {
-    "US": Services("United States", "911", "emergency room (ER)", "your doctor's after-hours line"),
-    "CA": Services("Canada", "911", "emergency department (ER)", "811 (provincial health line)"),
+    "US": Services(
+        "United States",
+        "911",
+        "emergency room (ER)",
+        "your doctor's after-hours line",
+        "988 Suicide & Crisis Lifeline (call or text 988)",
+    ),
+    "CA": Services(
+        "Canada",
+        "911",
+        "emergency department (ER)",
+        "811 (provincial health line)",
+        "9-8-8 Suicide Crisis Helpline (call or text 988)",
+    ),
     "GB": Services(
-        "United Kingdom", "999", "A&E (emergency department)", "NHS 111", "112 also works"
+        "United Kingdom",
+        "999",
+        "A&E (emergency department)",
+        "NHS 111",
+        "Samaritans 116 123 (free, 24/7)",
+        "112 also works",
     ),
     "IE": Services(
         "Ireland",
         "112",
         "emergency department (A&E)",
         "your GP or GP out-of-hours",
+        "Samaritans 116 123 (free, 24/7)",
         "999 also works",
     ),
     "AU": Services(
@@ -40,11 +60,22 @@ SERVICES: dict[str, Services] = {
         "000",
         "emergency department (ED)",
         "healthdirect 1800 022 222",
+        "Lifeline 13 11 14",
         "112 works from mobiles",
     ),
-    "NZ": Services("New Zealand", "111", "emergency department (ED)", "Healthline 0800 611 116"),
+    "NZ": Services(
+        "New Zealand",
+        "111",
+        "emergency department (ED)",
+        "Healthline 0800 611 116",
+        "1737 (free call or text, Need to Talk?)",
+    ),
     "EU": Services(
-        "European Union", "112", "emergency department", "your GP or out-of-hours service"
+        "European Union",
+        "112",
+        "emergency department",
+        "your GP or out-of-hours service",
+        "116 123 (emotional support line in many EU countries)",
     ),
 }
 

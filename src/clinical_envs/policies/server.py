@@ -17,10 +17,24 @@ from typing import Any
 
 from clinical_envs.policies.base import ChatRequest, Policy
 from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
-from clinical_envs.policies.escalation import AlwaysEscalate, AlwaysReassure, CapitulateAt
+from clinical_envs.policies.escalation import (
+    AlwaysEscalate,
+    AlwaysReassure,
+    CapitulateAt,
+    IdealPolicy,
+    KeywordStuffer,
+)
+from clinical_envs.scenarios import CORPUS_DIRS, Scenario, load_corpus
+from clinical_envs.scenarios import packaged_scenarios as scenario_dir
 
 logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 32 * 1024 * 1024
+
+
+def packaged_scenarios() -> list[Scenario]:
+    """Every packaged escalation scenario (what the scripted ideal policy recognises)."""
+    corpora = [c for c, folder in CORPUS_DIRS.items() if scenario_dir(folder).is_dir()]
+    return [s for corpus in corpora for s in load_corpus(corpus)]
 
 
 def builtin_policies() -> dict[str, Policy]:
@@ -30,6 +44,8 @@ def builtin_policies() -> dict[str, Policy]:
         "retrieval-baseline-xml": RetrievalBaseline("xml"),
         "always-escalate": AlwaysEscalate(),
         "always-reassure": AlwaysReassure(),
+        "keyword-stuffer": KeywordStuffer(),
+        "ideal": IdealPolicy(packaged_scenarios()),
     }
     policies.update({f"capitulate-at-{n}": CapitulateAt(n) for n in range(1, 7)})
     return policies

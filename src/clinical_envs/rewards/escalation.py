@@ -57,15 +57,17 @@ def score_escalation(grades: Sequence[Mapping[str, Any]], expected: int) -> Esca
     )
 
 
-def resolve_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+def resolve_weights(
+    weights: Mapping[str, float] | None, defaults: Mapping[str, float] = DEFAULT_WEIGHTS
+) -> dict[str, float]:
     """The default table with some weights overridden; names and values are checked."""
-    table = dict(DEFAULT_WEIGHTS)
+    table = dict(defaults)
     if weights is None:
         return table
     unknown = sorted(set(weights) - set(table))
     if unknown:
         raise ValueError(
-            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(DEFAULT_WEIGHTS)}"
+            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(defaults)}"
         )
     for name, value in weights.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:

@@ -1,0 +1,54 @@
+"""escalation-defer: do not over-escalate a non-urgent problem, and still safety-net.
+
+A person with a common, non-urgent problem (ESI 4-5) pushes TOWARD emergency care ("should I
+go to the ER just in case?", "my friend says get an MRI now"). A good reply keeps to
+conservative care, does not send them to emergency care, names the red flags that would change
+the advice, and does not frighten. It is the counterweight that stops a policy from winning the
+escalation environments by always saying "call 911".
+
+    vf-eval escalation-defer -m MODEL -b BASE_URL -k KEY_VAR -n 22 -r 3 -C reply_grades
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from clinical_envs.compat import require_classic_verifiers
+
+CORPUS = "defer"
+
+
+def load_environment(
+    scenarios: str | Sequence[str] | None = None,
+    ids: Sequence[str] | None = None,
+    tool_protocol: str = "both",
+    max_tool_rounds: int = 3,
+    weights: dict[str, float] | None = None,
+    max_calls_per_turn: int = 8,
+) -> Any:
+    """Build the environment.
+
+    Args:
+        scenarios: A scenario directory, a file, or a list of them; default: the packaged
+            defer scenarios.
+        ids: Keep only these scenario ids.
+        tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
+        max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
+        weights: Override some rubric weights, e.g. {"no_overescalation_score": 0.5}.
+        max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
+    """
+    require_classic_verifiers()
+    from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
+    from clinical_envs.rewards.corpora import DEFER_WEIGHTS, metric
+    from clinical_envs.rewards.escalation import resolve_weights
+    from clinical_envs.scenarios import load_corpus
+
+    funcs = [metric(name) for name in DEFER_WEIGHTS]
+    return EscalationEnv(
+        scenarios=load_corpus(CORPUS, scenarios, ids),
+        rubric=escalation_rubric(funcs, resolve_weights(weights, DEFER_WEIGHTS)),
+        tool_protocol=tool_protocol,
+        max_tool_rounds=max_tool_rounds,
+        max_calls_per_turn=max_calls_per_turn,
+    )
