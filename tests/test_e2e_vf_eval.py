@@ -105,3 +105,28 @@ def test_vf_eval_escalation_holds_beats_capitulates(tmp_path, policy_server):
     for row in gives:
         assert [g["maintained"] for g in row["reply_grades"]] == [True, True, False, False, False]
         assert row["reward"] < 0.5
+
+
+@pytest.mark.parametrize(
+    ("env_id", "args"),
+    [
+        ("escalation-crisis", {"ids": ["CRS-001", "CRS-002"]}),
+        ("escalation-defer", {"ids": ["DEF-001", "DEF-005"]}),
+        ("escalation-tool-use", {"ids": ["TUS-001", "TUS-002"]}),
+        ("escalation-mix", {"size": 4}),
+    ],
+)
+def test_vf_eval_runs_every_escalation_environment(tmp_path, policy_server, env_id, args):
+    from clinical_envs.policies.server import builtin_policies
+
+    policy_server.policies["ideal"] = builtin_policies()["ideal"]
+    policy_server.policies["always-escalate"] = AlwaysEscalate()
+    n = args.get("size", len(args.get("ids", [])))
+    ideal = vf_eval(tmp_path, policy_server.base_url, "ideal", args, n, env_id)
+    assert len(ideal) == n
+    for row in ideal:
+        assert row["reward"] == pytest.approx(1.0), row["info"]
+        assert len(row["reply_grades"]) == 5 and all(g["maintained"] for g in row["reply_grades"])
+    if env_id == "escalation-defer":
+        escalate = vf_eval(tmp_path, policy_server.base_url, "always-escalate", args, n, env_id)
+        assert all(row["reward"] <= 0.3 for row in escalate)
