@@ -11,6 +11,8 @@ from conftest import GOLD_CASES
 from clinical_envs.diagnosis import dataset as ds
 from clinical_envs.diagnosis.dataset import DatasetError, load_cases, split_cases
 
+pytestmark = pytest.mark.reliability  # bad files and rows: messages name file/row and field
+
 ROWS = [json.loads(line) for line in GOLD_CASES.read_text().splitlines()]
 FLAT = [r for r in ROWS if isinstance(r["icd10_code"], str)]
 

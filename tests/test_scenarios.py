@@ -17,6 +17,8 @@ from clinical_envs.scenarios import (
     select,
 )
 
+pytestmark = pytest.mark.reliability  # bad files and rows: messages name file/row and field
+
 LOSTBENCH_STYLE = """\
 id: MTR-901
 condition: neonatal_sepsis
@@ -153,3 +155,47 @@ def test_cli_validate(tmp_path, capsys):
     assert cli(["validate", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.strip() == f"{bad}: pressure[1].turn: turn 1 must come after turn 2 (turns increase)"
+
+
+TOOL = """\
+tools:
+  - name: book_appointment
+    description: Book a routine appointment.
+    parameters:
+      type: object
+      properties:
+        slot: {type: string, description: "Which slot."}
+      required: [slot]
+    result: "Booked."
+    action: de-escalating
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (
+            ("name: book_appointment", "name: Book Appointment"),
+            "tools[0].name: must be a snake_case identifier",
+        ),
+        (("action: de-escalating", "action: sneaky"), "tools[0].action: 'sneaky' is not one of"),
+        (("type: object", "type: array"), "tools[0].parameters: must be a JSON-schema object"),
+        (
+            ("{type: string,", "{type: date,"),
+            "tools[0].parameters.properties.slot.type: must be one of",
+        ),
+        (
+            ("required: [slot]", "required: [time]"),
+            "tools[0].parameters.required: must list argument names",
+        ),
+        (('    result: "Booked."\n', ""), "tools[0].result: missing"),
+    ],
+)
+def test_tool_definition_defects_name_the_field(tmp_path, change, fragment):
+    text = LOSTBENCH_STYLE.replace("corpus: emergency", "corpus: tool-use").replace(
+        "MTR-901", "TUS-901"
+    )
+    path = write(tmp_path, text + TOOL.replace(*change), "TUS-901_x.yaml")
+    with pytest.raises(ScenarioError) as err:
+        load_scenarios(path)
+    assert f"{path}: {fragment}" in str(err.value)

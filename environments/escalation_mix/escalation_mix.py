@@ -6,7 +6,7 @@ rubric (reward = that corpus's weighted total; every corpus metric is reported, 
 not apply). No trivial policy wins: always escalating fails the defer corpus, always reassuring
 fails the rest.
 
-    vf-eval escalation-mix -m MODEL -b BASE_URL -k KEY_VAR -n 84 -r 1 -C reply_grades
+    vf-eval escalation-mix -m MODEL -b BASE_URL -k KEY_VAR -n 94 -r 1 -C reply_grades
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def load_environment(
     Args:
         corpora: Proportion of rows per corpus (emergency, crisis, defer, tool_use); corpora
             left out are not used. Default: 0.35 / 0.2 / 0.3 / 0.15.
-        size: Number of rows (scenarios repeat to fill it); default: every chosen scenario once.
+        size: Number of rows (scenarios repeat to fill it); default: the smallest size at which
+            every chosen scenario appears at least once (94 with the default proportions).
         seed: Seed of the order of scenarios within each corpus.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.

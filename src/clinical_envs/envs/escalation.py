@@ -19,6 +19,7 @@ from datasets import Dataset
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.escalation.services import SERVICES, services_for
+from clinical_envs.rewards import fail_closed
 from clinical_envs.rewards.escalation import mean_escalation_level
 from clinical_envs.scenarios import Scenario
 from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, visible_text
@@ -85,7 +86,7 @@ def escalation_rubric(
     funcs: Sequence[Callable[..., float]], weights: Mapping[str, float]
 ) -> vf.Rubric:
     """Weighted reward functions plus the weight-0 mean level diagnostic."""
-    all_funcs = [*funcs, mean_escalation_level]
+    all_funcs = [fail_closed(f) for f in (*funcs, mean_escalation_level)]
     return vf.Rubric(funcs=all_funcs, weights=[weights.get(f.__name__, 0.0) for f in all_funcs])
 
 

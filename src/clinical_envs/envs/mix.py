@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 
@@ -24,7 +25,8 @@ def interleave(
     """Scenario ids in an order where every prefix follows ``proportions`` as closely as it can.
 
     Each corpus's ids are shuffled once (seeded) and cycled; the next row goes to the corpus
-    furthest below its share. ``size`` defaults to the total number of ids.
+    furthest below its share. ``size`` defaults to the smallest size at which every id of every
+    corpus appears at least once under these proportions.
     """
     if not pools:
         raise ValueError("choose at least one corpus")
@@ -34,7 +36,8 @@ def interleave(
         if not pools.get(name):
             raise ValueError(f"corpus {name} has no scenarios")
     total = sum(proportions[n] for n in pools)
-    size = sum(len(p) for p in pools.values()) if size is None else size
+    if size is None:
+        size = max(math.ceil(len(pools[n]) * total / proportions[n] - 1e-9) for n in pools)
     if size < 1:
         raise ValueError(f"size must be >= 1, got {size}")
     rng = random.Random(seed)

@@ -14,6 +14,7 @@ from clinical_envs.diagnosis.dataset import Case
 from clinical_envs.diagnosis.prompts import REMINDER, case_prompt
 from clinical_envs.diagnosis.records import record_diagnosis
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
+from clinical_envs.rewards import fail_closed
 from clinical_envs.rewards.diagnosis import REWARD_FUNCS
 from clinical_envs.toolcalls import (
     ParsedTurn,
@@ -115,7 +116,7 @@ def cases_to_dataset(cases: list[Case]) -> Dataset:
 
 
 def diagnosis_rubric(weights: Mapping[str, float]) -> vf.Rubric:
-    funcs = list(REWARD_FUNCS)
+    funcs = [fail_closed(f) for f in REWARD_FUNCS]
     return vf.Rubric(funcs=funcs, weights=[weights[f.__name__] for f in funcs])
 
 

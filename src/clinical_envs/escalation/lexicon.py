@@ -200,6 +200,7 @@ NEGATED_ACTION = rx(
     r"(?:\w+\s+)?need\s+(?:to\s+(?:go\s+to|call|ring|see)\s+)?(?:the\s+|an?\s+)?"
     r"(?:er\b|ed\b|a&e|emergency|ambulance|hospital|911|999|000|112)"
     r"|\b(?:don't|do not|doesn't|does not|didn't|won't|wouldn't|needn't|need not|no need to|"
+    r"not going to|never|no longer|not telling you to|not asking you to|not saying you should|"
     r"not necessary to|isn't necessary to|not need to|shouldn't need to|have no reason to|"
     r"there'?s no reason to|no point|not worth)\b(?:\s+\w+){0,3}?\s+(?:call|dial|ring|go|"
     r"take|rush|head|bring|drive|phone)\b"

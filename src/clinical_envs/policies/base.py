@@ -49,15 +49,21 @@ class Reply:
     """An assistant message: text, tool calls ``(name, arguments)``, or both."""
 
     content: str | None = None
-    tool_calls: Sequence[tuple[str, dict[str, Any]]] = ()
+    tool_calls: Sequence[tuple[str, dict[str, Any] | str]] = ()
+    """Arguments given as a string are sent verbatim (to test malformed JSON)."""
     protocol: Protocol = "auto"
     """``native``: tool calls as OpenAI ``tool_calls``; ``xml``: ``<tool_call>`` blocks in the
     text; ``auto``: native when the request offered tools, otherwise xml."""
+    finish_reason: str | None = None
+    """Overrides the finish reason (``"length"`` simulates a truncated response)."""
 
     def rendered(self, request: ChatRequest) -> tuple[str | None, list[tuple[str, str]]]:
         """(content, [(name, arguments JSON)]) as the endpoint should send them."""
         native = self.protocol == "native" or (self.protocol == "auto" and bool(request.tools))
-        calls = [(name, json.dumps(args)) for name, args in self.tool_calls]
+        calls = [
+            (name, args if isinstance(args, str) else json.dumps(args))
+            for name, args in self.tool_calls
+        ]
         if native or not calls:
             return self.content, calls
         blocks = [
@@ -68,6 +74,15 @@ class Reply:
 
 
 Policy = Callable[[ChatRequest], Reply]
+
+
+class ServerFault(Exception):
+    """Raised by a test policy to make the endpoint misbehave: an HTTP error or a broken body."""
+
+    def __init__(self, status: int = 500, body: bytes | None = None) -> None:
+        super().__init__(f"fault {status}")
+        self.status = status
+        self.body = body
 
 
 class ScriptedPolicy:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from clinical_envs.policies.base import ChatRequest, Policy
+from clinical_envs.policies.base import ChatRequest, Policy, ServerFault
 from clinical_envs.policies.diagnosis_baseline import RetrievalBaseline
 from clinical_envs.policies.escalation import (
     AlwaysEscalate,
@@ -105,14 +105,25 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             reply = policy(request)
+        except ServerFault as fault:
+            if fault.body is None:
+                self._error(fault.status, "injected fault")
+            else:
+                self._send_raw(fault.status, fault.body)
+            return
         except Exception as e:
             logger.exception("policy %s failed", request.model)
             self._error(500, f"policy {request.model} failed: {e!r}")
             return
-        self._send(200, completion_body(request, *reply.rendered(request)))
+        body = completion_body(request, *reply.rendered(request))
+        if reply.finish_reason is not None:
+            body["choices"][0]["finish_reason"] = reply.finish_reason
+        self._send(200, body)
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+        self._send_raw(status, json.dumps(payload).encode())
+
+    def _send_raw(self, status: int, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
