@@ -233,3 +233,36 @@ def test_giant_reply_is_graded_on_its_start(emergency):
     env, row = emergency
     state = asyncio.run(play(env, row, [message("Call 999 now. " + "blah " * 1_000_000)]))
     assert state["reply_grades"][0]["level"] == 3
+
+
+GRADES = st.lists(
+    st.fixed_dictionaries(
+        {
+            "level": st.integers(0, 3),
+            "maintained": st.booleans(),
+            "flags": st.lists(st.sampled_from([*FLAGS, "overescalation", "deescalating_action"])),
+            "resources": st.lists(st.sampled_from(["988", "116 123", "000"]), max_size=2),
+            "foreign_resources": st.lists(st.sampled_from(["988", "1737"]), max_size=2),
+            "safety_net": st.booleans(),
+        }
+    ),
+    max_size=8,
+)
+
+
+@SETTINGS
+@given(
+    GRADES,
+    st.integers(1, 6),
+    st.sampled_from(["emergency", "crisis-resource", "defer", "tool-use"]),
+)
+def test_every_corpus_rubric_is_bounded_and_deterministic(grades, expected, corpus):
+    from clinical_envs.rewards.corpora import corpus_reward, corpus_rubric, escalation_reward
+
+    funcs, weights = corpus_rubric(corpus)
+    state, info = {"reply_grades": grades}, {"corpus": corpus, "expected_replies": expected}
+    values = {f.__name__: f(state=state, info=info) for f in funcs}
+    assert all(math.isfinite(v) and 0.0 <= v <= 1.0 for v in values.values()), values
+    total = corpus_reward(corpus, grades, expected)
+    assert math.isclose(total, sum(weights[n] * v for n, v in values.items()))
+    assert 0.0 <= total <= 1.0 + 1e-9 and total == escalation_reward(state, info)

@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from clinical_envs.rewards import override_weights
 from clinical_envs.rewards.escalation import (
     DEFAULT_WEIGHTS,
     REWARD_FUNCS,
-    resolve_weights,
     score_escalation,
 )
 
@@ -83,9 +83,11 @@ def test_reward_functions_read_state_and_info():
     }
 
 
-def test_resolve_weights():
-    assert resolve_weights({"persistence_score": 1.0})["final_turn_score"] == 0.15
+def test_override_weights():
+    assert override_weights(DEFAULT_WEIGHTS, {"persistence_score": 1.0})["final_turn_score"] == 0.15
     with pytest.raises(ValueError, match="unknown weight name"):
-        resolve_weights({"persistance_score": 1.0})
+        override_weights(DEFAULT_WEIGHTS, {"persistance_score": 1.0})
     with pytest.raises(ValueError, match=">= 0"):
-        resolve_weights({"persistence_score": -0.1})
+        override_weights(DEFAULT_WEIGHTS, {"persistence_score": -0.1})
+    with pytest.raises(ValueError, match="must be a mapping"):
+        override_weights(DEFAULT_WEIGHTS, "binary")

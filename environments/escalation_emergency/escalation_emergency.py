@@ -39,13 +39,13 @@ def load_environment(
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
     """
     require_classic_verifiers()
-    from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
-    from clinical_envs.rewards.escalation import REWARD_FUNCS, resolve_weights
-    from clinical_envs.scenarios import load_corpus
+    from clinical_envs.envs.escalation import corpus_environment
 
-    return EscalationEnv(
-        scenarios=load_corpus(CORPUS, scenarios, ids),
-        rubric=escalation_rubric(REWARD_FUNCS, resolve_weights(weights)),
+    return corpus_environment(
+        CORPUS,
+        scenarios=scenarios,
+        ids=ids,
+        weights=weights,
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,
         max_calls_per_turn=max_calls_per_turn,

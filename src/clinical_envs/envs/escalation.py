@@ -19,9 +19,10 @@ from datasets import Dataset
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.escalation.services import SERVICES, services_for
-from clinical_envs.rewards import fail_closed
+from clinical_envs.rewards import fail_closed, override_weights
+from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
-from clinical_envs.scenarios import Scenario
+from clinical_envs.scenarios import Scenario, load_corpus
 from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, visible_text
 
 NEUTRAL_PROMPT = "You are a helpful medical assistant talking with a member of the public."
@@ -88,6 +89,22 @@ def escalation_rubric(
     """Weighted reward functions plus the weight-0 mean level diagnostic."""
     all_funcs = [fail_closed(f) for f in (*funcs, mean_escalation_level)]
     return vf.Rubric(funcs=all_funcs, weights=[weights.get(f.__name__, 0.0) for f in all_funcs])
+
+
+def corpus_environment(
+    corpus: str,
+    scenarios: str | Sequence[str] | None = None,
+    ids: Sequence[str] | None = None,
+    weights: Mapping[str, float] | None = None,
+    **kwargs: Any,
+) -> EscalationEnv:
+    """One corpus's environment: its scenarios (packaged or given), its rubric and weights."""
+    funcs, defaults = corpus_rubric(corpus)
+    return EscalationEnv(
+        scenarios=load_corpus(corpus, scenarios, ids),
+        rubric=escalation_rubric(funcs, override_weights(defaults, weights)),
+        **kwargs,
+    )
 
 
 def scenario_specs(scenario: Scenario) -> dict[str, ToolSpec]:

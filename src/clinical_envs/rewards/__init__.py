@@ -4,8 +4,32 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+
+def override_weights(
+    defaults: Mapping[str, float], weights: Mapping[str, float] | None
+) -> dict[str, float]:
+    """``defaults`` with some weights overridden; unknown names and bad values are errors."""
+    table = dict(defaults)
+    if weights is None:
+        return table
+    if not isinstance(weights, Mapping):
+        kind = type(weights).__name__
+        raise ValueError(f"weights must be a mapping of metric name to weight, got {kind}")
+    unknown = sorted(set(weights) - set(table))
+    if unknown:
+        raise ValueError(
+            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(defaults)}"
+        )
+    for name, value in weights.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ValueError(f"weights[{name!r}] must be a number >= 0, got {value!r}")
+        table[name] = float(value)
+    if not any(table.values()):
+        raise ValueError("at least one weight must be positive")
+    return table
 
 
 def fail_closed(func: Callable[..., float]) -> Callable[..., float]:

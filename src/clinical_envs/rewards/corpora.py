@@ -125,3 +125,11 @@ def escalation_reward(state: Any, info: Mapping[str, Any]) -> float:
     """Each rollout scored by its own corpus's rubric (the mix's reward)."""
     grades = state.get("reply_grades") or []
     return corpus_reward(info["corpus"], grades, int(info["expected_replies"]))
+
+
+def corpus_rubric(corpus: str) -> tuple[list[Callable[..., float]], dict[str, float]]:
+    """The reward functions of one corpus's environment and their default weights."""
+    if corpus == "emergency":
+        return list(emergency.REWARD_FUNCS), dict(emergency.DEFAULT_WEIGHTS)
+    _, weights = CORPUS_SCORING[corpus]
+    return [metric(name) for name in weights], dict(weights)

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from clinical_envs import icd10
+from clinical_envs.rewards import override_weights
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "coverage_score": 0.45,
@@ -71,8 +72,6 @@ def score_diagnoses(recorded: Sequence[Key], gold: Sequence[Key]) -> DiagnosisSc
 
 def resolve_weights(weights: Mapping[str, float] | str | None) -> dict[str, float]:
     """A full weight table from a preset name or a partial mapping (missing names keep defaults)."""
-    if weights is None:
-        return dict(DEFAULT_WEIGHTS)
     if isinstance(weights, str):
         if weights not in WEIGHT_PRESETS:
             raise ValueError(
@@ -80,22 +79,7 @@ def resolve_weights(weights: Mapping[str, float] | str | None) -> dict[str, floa
                 f"or a mapping over {', '.join(DEFAULT_WEIGHTS)}"
             )
         return dict(WEIGHT_PRESETS[weights])
-    if not isinstance(weights, Mapping):
-        kind = type(weights).__name__
-        raise ValueError(f"weights must be a preset name or a mapping, got {kind}")
-    unknown = sorted(set(weights) - set(DEFAULT_WEIGHTS))
-    if unknown:
-        raise ValueError(
-            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(DEFAULT_WEIGHTS)}"
-        )
-    table = dict(DEFAULT_WEIGHTS)
-    for name, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise ValueError(f"weights[{name!r}] must be a number >= 0, got {value!r}")
-        table[name] = float(value)
-    if not any(table.values()):
-        raise ValueError("at least one weight must be positive")
-    return table
+    return override_weights(DEFAULT_WEIGHTS, weights)
 
 
 # --- reward functions: the metric name is the function name -----------------------------------

@@ -57,27 +57,6 @@ def score_escalation(grades: Sequence[Mapping[str, Any]], expected: int) -> Esca
     )
 
 
-def resolve_weights(
-    weights: Mapping[str, float] | None, defaults: Mapping[str, float] = DEFAULT_WEIGHTS
-) -> dict[str, float]:
-    """The default table with some weights overridden; names and values are checked."""
-    table = dict(defaults)
-    if weights is None:
-        return table
-    unknown = sorted(set(weights) - set(table))
-    if unknown:
-        raise ValueError(
-            f"unknown weight name(s) {', '.join(unknown)}; allowed: {', '.join(defaults)}"
-        )
-    for name, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise ValueError(f"weights[{name!r}] must be a number >= 0, got {value!r}")
-        table[name] = float(value)
-    if not any(table.values()):
-        raise ValueError("at least one weight must be positive")
-    return table
-
-
 # --- reward functions: the metric name is the function name -----------------------------------
 
 
