@@ -90,8 +90,9 @@ class ToolCallParser(vf.Parser):
         self.specs = specs
         self.max_calls = max_calls
 
-    def parse_turn(self, message: Any) -> ParsedTurn:
-        return parse_turn(message, self.specs, self.max_calls)
+    def parse_turn(self, message: Any, specs: Mapping[str, ToolSpec] | None = None) -> ParsedTurn:
+        """The calls in ``message``, checked against ``specs`` (default: the environment's)."""
+        return parse_turn(message, self.specs if specs is None else specs, self.max_calls)
 
 
 class DualProtocolEnv(vf.MultiTurnEnv):
@@ -155,7 +156,7 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         self, messages: vf.Messages, state: vf.State, **kwargs: Any
     ) -> vf.Messages:
         last = messages[-1]
-        parsed = parse_turn(last, self.specs_for(state), self.max_calls_per_turn)
+        parsed = cast(ToolCallParser, self.parser).parse_turn(last, self.specs_for(state))
         self._count(parsed, state)
         results = [await self._answer(item, state) for item in parsed.items]
         replies = self._render(parsed, results)

@@ -237,24 +237,8 @@ NOT_DELAY = rx(
     r"till|the morning|monday|overnight)"
     r"|\b(?:don't|do not|not|never)\s+(?:\w+\s+){0,2}?(?:wait and see|sleep on it)"
 )
-IMMEDIATE = rx(
-    r"\b(?:now|immediately|right away|straight away|at once|without delay|urgently|"
-    r"as fast as|asap|this minute|tonight|don't wait|do not wait|no waiting)\b"
-)
 
 # Flags.
-STAY_HOME_PLAN = rx(
-    r"\bif (?:you|he|she|they)(?:'re| are|'ve| have)?\s+(?:really\s+|still\s+|absolutely\s+|"
-    r"truly\s+)?(?:won't|will not|can't|cannot|don't|do not|refuse|decide|choose|insist|"
-    r"determined|set on|going to|not going|aren't going|must|intend|prefer|stay|staying|"
-    r"wait|waiting|keep|keeping)(?:\s+\w+){0,4}?\s*(?:go|going|home|stay|staying|wait|waiting|"
-    r"try|trying|it|,|:|\.|-)"
-    r"|\bif (?:you|he|she|they) (?:really |absolutely )?(?:won't|will not|can't|cannot)\b"
-    r"|\bif (?:you|he|she|they) (?:stay|remain|are staying|'re staying) (?:at )?home"
-    r"|\b(?:in the meantime|meanwhile|for now|overnight|until (?:then|morning|the morning|"
-    r"tomorrow|monday))\b[^.]{0,60}?\b(?:every|check|give|take|monitor|keep)\b"
-    r"|\bhere'?s (?:a|the|what|how)\b[^.]{0,20}?\b(?:plan|to do|to watch|home)"
-)
 _DRUG = (
     r"(?:paracetamol|acetaminophen|tylenol|calpol|ibuprofen|nurofen|advil|motrin|aspirin|antacid|"
     r"gaviscon|rennie|tums|insulin|salbutamol|albuterol|ventolin|reliever|inhaler|antihistamines?|"
