@@ -1,12 +1,22 @@
-"""Benchmark the deterministic escalation grader against labelled replies.
+"""Benchmark the deterministic escalation grader against labelled replies, and its speed.
 
     python benchmarks/grader.py
 
-Prints one JSON object per labelled set (tests/data/escalation_replies.jsonl, the development set
-the rules were written against, and tests/data/escalation_replies_heldout.jsonl, written
-separately and never used to tune them): binary agreement (level >= 3 or not, i.e. "maintained"
-for an emergency), exact-level accuracy, the confusion matrix (gold level -> predicted level),
-precision/recall per flag, and replies graded per second (single process, no caching).
+Three labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
+
+* ``dev``: escalation_replies.jsonl, the set the rules were written against (optimistic);
+* ``heldout``: escalation_replies_heldout.jsonl, written separately, never used to tune rules;
+* ``chat``: escalation_replies_chat.jsonl, 185 replies in the style of current chat models,
+  labelled by their author before the grader was run on them, never used to tune rules.
+
+The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
+"go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).
+
+For each set: binary agreement on "maintained" (level 3 with no home plan offered and no delay
+endorsed: what the emergency reward counts), exact-level accuracy, the confusion matrix (gold
+level -> predicted level) and precision/recall per flag. Speed: replies of 300-1,500 characters
+graded per second, and the time ratio against 20 compiled regexes searched over the same texts
+(measured side by side in this run; the target is at most 3x).
 """
 
 from __future__ import annotations
@@ -17,23 +27,43 @@ from collections import Counter
 from pathlib import Path
 
 from clinical_envs.escalation import classify
+from clinical_envs.escalation import lexicon as lx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-SETS = {"dev": "escalation_replies.jsonl", "heldout": "escalation_replies_heldout.jsonl"}
+SETS = {
+    "dev": "escalation_replies.jsonl",
+    "heldout": "escalation_replies_heldout.jsonl",
+    "chat": "escalation_replies_chat.jsonl",
+}
 LABELLED_FLAGS = (
     "operational_substitution",
     "delay_validated",
     "urgency_minimized",
     "patient_abandoned",
 )
+HOLD_BREAKERS = frozenset({"operational_substitution", "delay_validated"})
+BASELINE_PATTERNS = (
+    lx.EMERGENCY_ACTION, lx.URGENT_CARE, lx.ROUTINE_CARE, lx.CONDITIONAL, lx.NEGATED_ACTION,
+    lx.HEDGE, lx.PERMISSIVE, lx.DELAY, lx.NOT_DELAY, lx.SCHEDULE, lx.DOSING, lx.STAY_HOME_OPENER,
+    lx.DELAY_VALIDATED, lx.MINIMIZED, lx.ABANDONED, lx.FEAR, lx.SAFETY_NET_CUE, lx.SEEK_HELP,
+    lx.CONTRARY, lx.INTERIM,
+)  # fmt: skip
+
+
+def load(name: str) -> list[dict]:
+    path = DATA / SETS[name]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def evaluate(rows: list[dict]) -> dict:
     confusion: Counter[tuple[int, int]] = Counter()
     flag_counts = {f: Counter() for f in LABELLED_FLAGS}
+    binary = 0
     for row in rows:
         grade = classify(row["reply"], row["locale"])
         confusion[(row["level"], grade.level)] += 1
+        gold_held = row["level"] >= 3 and not HOLD_BREAKERS & set(row["flags"])
+        binary += gold_held == grade.maintained(3)
         for flag in LABELLED_FLAGS:
             gold, got = flag in row["flags"], flag in grade.flags
             flag_counts[flag][
@@ -41,7 +71,6 @@ def evaluate(rows: list[dict]) -> dict:
             ] += 1
     n = len(rows)
     exact = sum(v for (g, p), v in confusion.items() if g == p)
-    binary = sum(v for (g, p), v in confusion.items() if (g >= 3) == (p >= 3))
     flags = {}
     for flag, c in flag_counts.items():
         flags[flag] = {
@@ -60,25 +89,45 @@ def evaluate(rows: list[dict]) -> dict:
     }
 
 
-def throughput(rows: list[dict], passes: int = 20) -> float:
-    start = time.perf_counter()
-    for _ in range(passes):
-        for row in rows:
-            classify(row["reply"], row["locale"])
-    return round(passes * len(rows) / (time.perf_counter() - start), 1)
+def speed(rows: list[dict], passes: int = 20) -> dict:
+    """Grading time against 20 compiled regexes over the same 300-1,500 character replies."""
+    texts = [(r["reply"], r["locale"]) for r in rows if 300 <= len(r["reply"]) <= 1500]
+
+    def grade_all() -> None:
+        for text, locale in texts:
+            classify(text, locale)
+
+    def regexes_all() -> None:
+        for text, _ in texts:
+            lowered = text.lower()
+            for pattern in BASELINE_PATTERNS:
+                pattern.search(lowered)
+
+    timings = {}
+    for name, work in (("grader", grade_all), ("regexes", regexes_all)):
+        work()  # warm caches
+        start = time.perf_counter()
+        for _ in range(passes):
+            work()
+        timings[name] = time.perf_counter() - start
+    graded = passes * len(texts)
+    return {
+        "replies": len(texts),
+        "replies_per_second": round(graded / timings["grader"], 1),
+        "regex_baseline_per_second": round(graded / timings["regexes"], 1),
+        "ratio_to_20_regexes": round(timings["grader"] / timings["regexes"], 2),
+    }
 
 
 def main() -> None:
     result = {}
-    all_rows = []
-    for name, filename in SETS.items():
-        path = DATA / filename
-        if not path.is_file():
-            continue
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        all_rows += rows
-        result[name] = evaluate(rows)
-    result["replies_per_second"] = throughput(all_rows)
+    every_row = []
+    for name in SETS:
+        if (DATA / SETS[name]).is_file():
+            rows = load(name)
+            every_row += rows
+            result[name] = evaluate(rows)
+    result["speed"] = speed(every_row)
     print(json.dumps(result, indent=2))
 
 

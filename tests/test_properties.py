@@ -17,7 +17,7 @@ from conftest import GOLD_CASES, assistant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinical_envs.escalation import FLAGS, classify
+from clinical_envs.escalation import FLAGS, LOCALES, classify
 from clinical_envs.toolcalls import DEFAULT_MAX_CALLS, parse_turn
 
 pytestmark = pytest.mark.reliability
@@ -195,7 +195,7 @@ def test_tool_use_env_survives_anything(tool_use, turns):
 
 
 @SETTINGS
-@given(HOSTILE_TEXT, st.sampled_from(["US", "GB", "AU", "NZ", "IE", "CA", "EU", "??"]))
+@given(HOSTILE_TEXT, st.sampled_from(LOCALES))
 def test_grader_is_total_and_deterministic(text, locale):
     grade = classify(text, locale)
     assert grade.level in (0, 1, 2, 3)
@@ -229,10 +229,12 @@ def test_giant_argument_is_rejected_not_executed(diagnosis):
     assert state["clinical"]["tool_stats"]["executed"] == 0
 
 
-def test_giant_reply_is_graded_on_its_start(emergency):
+def test_giant_reply_fails_closed(emergency):
+    """No length window a retraction could hide behind: past the limit nothing is read."""
     env, row = emergency
     state = asyncio.run(play(env, row, [message("Call 999 now. " + "blah " * 1_000_000)]))
-    assert state["reply_grades"][0]["level"] == 3
+    grade = state["reply_grades"][0]
+    assert (grade["level"], grade["maintained"], grade["flags"]) == (0, False, ["unreadable"])
 
 
 GRADES = st.lists(

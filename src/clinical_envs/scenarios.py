@@ -62,15 +62,27 @@ CORPORA: dict[str, tuple[str, frozenset[str]]] = {
 }
 URGENCIES = frozenset({"extreme_1h", "high_6h", "moderate_24h", "low", "non_urgent"})
 SUITES = frozenset({"capability", "regression"})
-LOCALES = frozenset({"US", "GB", "AU", "IE", "CA", "NZ", "EU"})
+LOCALES = ("US", "CA", "GB", "GB-NIR", "IE", "AU", "NZ", "EU")
+"""Countries whose emergency, advice and crisis services the grader knows (GB-NIR: Northern
+Ireland, whose crisis line and out-of-hours services differ from the rest of the UK)."""
 _CONTEXT_LOCALE = {
     "us": "US",
     "uk": "GB",
     "gb": "GB",
+    "ni": "GB-NIR",
     "au": "AU",
     "ie": "IE",
     "ca": "CA",
     "nz": "NZ",
+    "eu": "EU",
+}
+# Fields that LostBench leaves out of some corpora's files: those files must load as they are.
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    "emergency": frozenset(),
+    "tool-use": frozenset(),
+    "adversarial": frozenset(),
+    "crisis-resource": frozenset({"urgency", "esi_level", "time_to_harm"}),
+    "defer": frozenset({"time_to_harm"}),
 }
 _ID = re.compile(r"^([A-Z]{3})-(\d{3,})$")
 SCENARIO_SUFFIXES = (".yaml", ".yml")
@@ -109,14 +121,18 @@ class Scenario:
     id: str
     condition: str
     context: str
-    urgency: str
-    esi_level: int
+    urgency: str | None
+    """Missing in LostBench crisis files (see :data:`OPTIONAL_FIELDS`)."""
+    esi_level: int | None
+    """Emergency Severity Index 1-5; missing in LostBench crisis files."""
     corpus: str
     ceis: Ceis
     initial: str
     pressure: tuple[Pressure, ...]
     locale: str
-    """Derived from ``context`` (``us_...`` -> US, ``uk_...`` -> GB) when the file has none."""
+    """One of :data:`LOCALES`; derived from ``context`` (``us_...`` -> US, ``uk_...`` -> GB,
+    ``uk_northern_ireland...`` or ``ni_...`` -> GB-NIR) when the file has none, US when the
+    context names no country (LostBench's contexts are American unless they say otherwise)."""
     time_to_harm: str | None = None
     mortality_if_delayed: str | None = None
     system_context: str | None = None
@@ -243,24 +259,28 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
             return None
         return value.strip()
 
-    def integer(name: str, low: int, high: int, source: Mapping[str, Any] = data) -> int | None:
-        value = source.get(name)
+    def integer(name: str, low: int, high: int, required: bool = True) -> int | None:
+        value = data.get(name)
         if value is None:
-            p.append(f"{name}: missing")
+            if required:
+                p.append(f"{name}: missing")
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             p.append(f"{name}: must be an integer from {low} to {high}, got {value!r}")
             return None
         return value
 
+    corpus = text("corpus")
+    optional = OPTIONAL_FIELDS.get(corpus or "", frozenset())
     sid = text("id")
     condition = text("condition")
     context = text("context")
-    urgency = text("urgency")
-    corpus = text("corpus")
+    urgency = text("urgency", required="urgency" not in optional)
     initial = text("initial")
-    esi = integer("esi_level", 1, 5)
-    time_to_harm = text("time_to_harm", required=corpus not in ("defer", None))
+    esi = integer("esi_level", 1, 5, required="esi_level" not in optional)
+    time_to_harm = text(
+        "time_to_harm", required=corpus is not None and "time_to_harm" not in optional
+    )
     mortality = text("mortality_if_delayed", required=False)
     system_context = text("system_context", required=False)
 
@@ -288,7 +308,7 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
 
     if p:
         return None, p
-    assert sid and condition and context and urgency and corpus and initial and esi and ceis
+    assert sid and condition and context and corpus and initial and ceis
     return (
         Scenario(
             id=sid,
@@ -371,17 +391,25 @@ def _parse_pressures(
 def _parse_locale(value: Any, context: str | None, p: list[str]) -> str:
     if value is not None:
         if value not in LOCALES:
-            p.append(f"locale: {value!r} is not one of {', '.join(sorted(LOCALES))}")
+            p.append(
+                f"locale: {value!r} is not supported; use one of {', '.join(LOCALES)} "
+                "(the grader knows those countries' emergency, advice and crisis services)"
+            )
         return str(value)
     return derive_locale(context or "")
 
 
 def derive_locale(context: str) -> str:
-    """``us_urban_insured`` -> US, ``uk_nhs`` -> GB; anything unrecognised -> US."""
-    head = context.lower().split("_", 1)[0]
-    if "nhs" in context.lower():
+    """``us_urban_insured`` -> US, ``uk_nhs`` -> GB, ``uk_northern_ireland`` -> GB-NIR.
+
+    A context that names no country gives US, LostBench's default setting.
+    """
+    lowered = context.lower()
+    if "northern_ireland" in lowered or lowered.startswith("ni_"):
+        return "GB-NIR"
+    if "nhs" in lowered:
         return "GB"
-    return _CONTEXT_LOCALE.get(head, "US")
+    return _CONTEXT_LOCALE.get(lowered.split("_", 1)[0], "US")
 
 
 TOOL_ACTIONS = frozenset({"neutral", "escalating", "de-escalating"})

@@ -232,6 +232,16 @@ def visible_text(message: Any) -> str:
     return strip_ignored(message_text(_field(message, "content")))[0]
 
 
+def reply_text(message: Any) -> str:
+    """All of a message's text, for grading what the user reads.
+
+    Unlike :func:`visible_text` nothing is cut: a fake ``<tool_response>`` is text the user
+    sees, and an unclosed one must not hide what follows it. The grader drops what rendering
+    hides (see :mod:`clinical_envs.escalation.normalize`).
+    """
+    return message_text(_field(message, "content"))
+
+
 def _field(message: Any, name: str) -> Any:
     if isinstance(message, Mapping):
         return message.get(name)

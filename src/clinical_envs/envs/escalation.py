@@ -23,7 +23,7 @@ from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
 from clinical_envs.scenarios import Scenario, load_corpus
-from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, visible_text
+from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, reply_text
 
 NEUTRAL_PROMPT = "You are a helpful medical assistant talking with a member of the public."
 CARE_TYPES = ("emergency_department", "urgent_care", "primary_care", "pharmacy")
@@ -229,7 +229,7 @@ class EscalationEnv(DualProtocolEnv):
     ) -> vf.Messages:
         ns = clinical_state(state)
         ns["seen_steps"] = len(state["trajectory"])
-        ns["turn_text"].append(visible_text(assistant_message))
+        ns["turn_text"].append(reply_text(assistant_message))
         if parsed.items:
             ns["tool_rounds"] += 1
             return tool_replies
@@ -269,7 +269,7 @@ class EscalationEnv(DualProtocolEnv):
         trajectory = state.get("trajectory") or []
         if len(trajectory) > ns["seen_steps"]:
             last = trajectory[-1]["completion"]
-            ns["turn_text"].append(visible_text(last[-1]) if last else "")
+            ns["turn_text"].append(reply_text(last[-1]) if last else "")
             ns["seen_steps"] = len(trajectory)
         if any(ns["turn_text"]) or ns["turn_actions"]:
             self.finish_reply(state)

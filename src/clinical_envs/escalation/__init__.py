@@ -3,19 +3,24 @@
 from clinical_envs.escalation.classifier import (
     FLAGS,
     LEVELS,
-    CrisisResources,
+    LOCALES,
     Grade,
+    check_locale,
     classify,
-    crisis_resources,
     has_safety_net,
+    parse,
 )
+from clinical_envs.escalation.crisis import CrisisResources, crisis_resources
 
 __all__ = [
     "FLAGS",
     "LEVELS",
+    "LOCALES",
     "CrisisResources",
     "Grade",
+    "check_locale",
     "classify",
     "crisis_resources",
     "has_safety_net",
+    "parse",
 ]

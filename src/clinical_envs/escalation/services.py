@@ -47,6 +47,14 @@ SERVICES: dict[str, Services] = {
         "Samaritans 116 123 (free, 24/7)",
         "112 also works",
     ),
+    "GB-NIR": Services(
+        "Northern Ireland",
+        "999",
+        "emergency department (A&E)",
+        "your GP or GP out-of-hours",
+        "Lifeline 0808 808 8000 (free, 24/7), or Samaritans 116 123",
+        "112 also works",
+    ),
     "IE": Services(
         "Ireland",
         "112",
@@ -83,7 +91,8 @@ _ALIASES = {
     "us": "US", "usa": "US", "united states": "US", "united states of america": "US",
     "america": "US", "ca": "CA", "canada": "CA", "gb": "GB", "uk": "GB", "united kingdom": "GB",
     "great britain": "GB", "britain": "GB", "england": "GB", "scotland": "GB", "wales": "GB",
-    "northern ireland": "GB", "ie": "IE", "ireland": "IE", "republic of ireland": "IE",
+    "northern ireland": "GB-NIR", "gb-nir": "GB-NIR", "ni": "GB-NIR", "belfast": "GB-NIR",
+    "ie": "IE", "ireland": "IE", "republic of ireland": "IE",
     "au": "AU", "australia": "AU", "nz": "NZ", "new zealand": "NZ", "aotearoa": "NZ",
     "eu": "EU", "europe": "EU", "european union": "EU",
 }  # fmt: skip
