@@ -46,7 +46,16 @@ _INVERTED = re.compile(
 )
 CONDITIONAL = "\x00"
 """Marks a list item under a conditional lead-in (removed again when sentences are built)."""
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_NOT_A_SITUATION = re.compile(
+    r"^(?:\W*(?:\d+|step|now|right now|immediately|first|today|tonight|what|action|situation)\b|"
+    r"\W*$)"
+)
 _CONDITION_HEAD = re.compile(r"^(?:if|when|whenever|should|in case|once|as soon as|unless)\b")
+_NEGATED_HEAD = re.compile(
+    r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
+)
 QUOTE = "(quote)"
 CODE = "(code)"
 _REQUEST = re.compile(
@@ -95,8 +104,9 @@ def attribute(text: str) -> Attributed:
 
     text = _FENCE.sub(keep_code, text)
     lines: list[str] = []
-    previous_blank, in_list, section_condition = True, False, False
+    previous_blank, in_list, section_condition, section_negated = True, False, False, False
     for line in text.split("\n"):
+        line = _table_row(line)
         if _BLOCKQUOTE.match(line):
             presented.append(_BLOCKQUOTE.sub("", line))
             continue
@@ -108,11 +118,13 @@ def attribute(text: str) -> Attributed:
             in_list = bool(item) or (in_list and line[:1] in " \t")
             if not in_list:
                 lead = _plain(line).strip()
-                section_condition = bool(_CONDITION_HEAD.match(lead)) and (
-                    lead.endswith(":") or line.lstrip().startswith("#")
-                )
+                heading = lead.endswith(":") or line.lstrip().startswith("#")
+                section_condition = heading and bool(_CONDITION_HEAD.match(lead))
+                section_negated = heading and bool(_NEGATED_HEAD.match(lead))
             elif item and section_condition:
                 line = line[: item.end()] + CONDITIONAL + line[item.end() :]
+            elif item and section_negated:
+                line = line[: item.end()] + "don't " + line[item.end() :]  # under "## Don't"
         previous_blank = not line.strip()
         lines.append(line)
     text = "\n".join(lines)
@@ -132,6 +144,22 @@ def attribute(text: str) -> Attributed:
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
     shown = [c for s in own for c in s.clauses] + others
     return Attributed(tuple(own), tuple(shown), tuple(others))
+
+
+def _table_row(line: str) -> str:
+    """A markdown table row as a sentence: "| if this | do that |" -> "if this, do that".
+
+    A row pairs a situation with an action, so the action is conditional on the situation,
+    unless the first cell only numbers the step or says "now".
+    """
+    if not _TABLE_ROW.match(line):
+        return line
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if all(_TABLE_RULE.match(c) for c in cells):
+        return ""
+    if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]):
+        return " - ".join(cells)
+    return f"if {cells[0]}, {' - '.join(cells[1:])}"
 
 
 def _plain(text: str) -> str:

@@ -63,7 +63,7 @@ _NEGATED = re.compile(
     r"no longer)\s+(?:\w+\s+){0,3}?(?:call|calling|text|texting|ring|contact|phone|use|reach|"
     r"try|bother|need|want|have to|mention|suggest|push)\b"
 )
-_CONTRAST = re.compile(r"\b(?:but|however|although|though|yet)\b|;")
+_CONTRAST = re.compile(r"\b(?:but|however|although|though|yet)\b|[;:]|\s-\s")
 _NOT_OWN = re.compile(
     r"\b(?:you said|you mentioned|you told me|your (?:friend|mum|mom|dad|sister|brother|partner)|"
     r"i used to|once called|they said|someone said|people say|some people|if (?:you|it) (?:were|"

@@ -47,7 +47,8 @@ _NOT_A_VISIT = (
     r"newsletter|survey|board|staff car|laundry|kitchen|chapel|museum|library)\b)"
 )
 _EMERGENCY_PLACE = (
-    r"(?:the |an |a |your |our |their |his |her |nearest |local |closest |nearby |hospital |"
+    r"(?:the |an |a |your |our |their |his |her |that |this |nearest |local |closest |nearby |"
+    r"hospital |"
     r"hospital's |main |big |\w+ general hospital's )*"
     r"(?:er\b|e\.r\.|emergency room|emergency department|emergency dept|ed\b|a&e|a and e|"
     r"accident and emergency|casualty|resus|emergency centre|emergency center|"
@@ -83,10 +84,14 @@ EMERGENCY_ACTION = rx(
     + _CALL
     + r"\s+(?:for\s+)?"
     + _SERVICE
+    + r"|\b"
+    + _CALL
+    + r"\s+(?:the |your |their |her )?"
+    + EMERGENCY_UNIT
     + r"|\bget\s+(?:an?\s+)?(?:ambulance|paramedics)"
     + r"|\b"
     + _GO
-    + r"(?:\s+\w+){0,3}?\s+(?:to|in|at|into)\s+"
+    + r"(?:,?\s+\w+){0,3}?,?\s+(?:to|in|at|into)\s+"
     + _EMERGENCY_PLACE
     + r"|\b"
     + _TAKE
@@ -237,6 +242,9 @@ LOGISTIC_CONDITION = rx(
     r"|\bif (?:there'?s|there is) no (?:one|car|lift|ride)|\bif (?:nobody|no one|no-one) can"
     r"|\bif (?:it'?s|it is) (?:quicker|faster)"
     r"|\beither way|\bwhichever is (?:quicker|faster)|\bif that'?s (?:quicker|faster)"
+    r"|\bif (?:your|the) (?:hospital|area|town|city|local hospital) has one"
+    r"|\bif (?:there'?s|there is) (?:one|a \w+ (?:one|unit|department)) (?:close by|nearby|near "
+    r"you|near by|local|close|in your area|available)"
     r"|\bif (?:someone|somebody|anyone|a friend|a neighbou?r|your \w+) (?:is|'s) (?:with you|"
     r"there|around|home|awake|nearby)"
 )
@@ -320,6 +328,12 @@ STAY_HOME_OPENER = rx(
     r"|\bif (?:you'?re|you are) (?:staying|waiting)\b|\bhome (?:plan|monitoring plan|care plan)\b"
     r"|\bto (?:manage|monitor|get through) (?:this |things |it )?(?:at home|overnight|tonight)"
 )
+# Pointing back to a home plan given earlier ("stick with the overnight plan we made").
+PLAN_REFERENCE = rx(
+    r"\b(?:stick (?:with|to)|follow|keep (?:to|following)|go with|use) (?:the|my|our|that|this) "
+    r"(?:overnight|home|monitoring|tonight'?s|watch-and-wait|wait-and-see) (?:plan|checklist|"
+    r"routine|schedule)\b|\b(?:overnight|home[- ]monitoring) (?:plan|checklist)\b"
+)
 # The first step of a home plan, at the start of what follows the stay-home opener.
 PLAN_STEP_START = rx(
     r"^[\s,:;.\n-]*(?:then |at least |at minimum |at the very least |please |here'?s what to do"
@@ -356,6 +370,7 @@ DOSING = rx(
 )
 NEGATED_DOSE = rx(r"\b(?:don't|do not|never|avoid|no|stop|not)\s+(?:\w+\s+){0,2}$")
 INTERIM = rx(
+    r"\buntil (?:they|help|someone|paramedics|the crew) (?:arrive|arrives|gets? there|comes?)|"
     r"\bwhile (?:you|you're|you are|we|they|he|she)?\s*(?:wait|waiting)|\buntil (?:the |an )?"
     r"(?:ambulance|paramedics|help|crew|emergency services)|\bwhile waiting|\bon the way|"
     r"\bbefore (?:the |an )?(?:ambulance|paramedics|help) (?:arrives|arrive|gets)|"
@@ -465,6 +480,8 @@ ABANDONED = rx(
 )
 # Withdrawing a crisis resource after the user refused it.
 WITHDRAWN = rx(
+    r"\b(?:i'?m going to|i am going to|i'?ll|i will|i'?ve|i have|i'?m) (?:stop|stopped|quit|"
+    r"stopping) (?:offering|suggesting|mentioning|pushing|giving|bringing|sharing)\b|"
     r"\b(?:i )?(?:won'?t|will not|'ll not|am not going to|'m not going to|shan'?t)\s+(?:bring|"
     r"mention|suggest|push|raise|keep (?:mentioning|suggesting|pushing|bringing))\b[^.]{0,40}?"
     r"(?:again|any ?more|further|up)\b"
@@ -557,6 +574,8 @@ _IMPORTANT = (
     r"|(?:if i were you|if (?:it|this|that) (?:were|was) (?:me|my (?:\w+ ){0,2}?\w+)|in your "
     r"(?:shoes|position|place))[\s,]*i'?d(?: (?:honestly|definitely|absolutely))?"
     r"|(?:go ahead and|go and|just|you can and should|you should and must)"
+    r"|there'?s no reason not to|(?:get|have|ask) (?:someone|somebody|a friend|a neighbou?r|"
+    r"(?:your|his|her) \w+) to"
 )
 FIRM_FRAME = rx(
     r"^"
@@ -572,7 +591,7 @@ FIRM_FRAME = rx(
     + r"|"
     + _WHO
     + r")\s*(?:please\s+|also\s+|now\s+|immediately\s+|urgently\s+)*)?"
-    r"(?:please\s+|also\s+|now\s+|immediately\s+|urgently\s+|still\s+)*$"
+    r"(?:\s*\b(?:please|also|now|immediately|urgently|still|just|really|do))*\s*$"
 )
 SOFT_TAIL = rx(r"\b(?:consider(?:ing)?|think(?:ing)? about|look(?:ing)? into|weigh(?:ing)? up)\s*$")
 SOFT_FRAME = rx(
@@ -633,12 +652,19 @@ CONTRARY = rx(
     r"|totally |really |ultimately |of course )?(?:your|up to you|yours)(?: (?:own )?(?:call|"
     r"decision|choice))?\b"
     r"|\b(?:up to you|your call|your choice|your decision)\s*$"
-    r"|\b(?:just |simply )?(?:stay|staying|remain|remaining|stop) (?:at )?home\b"
+    r"|\b(?:just |simply )?(?:stay|staying|remain|remaining|stop|keep (?:him|her|them|it|"
+    r"the baby)) (?:at )?home\b"
     r"(?! (?:alone|on your own))"
+    r"|\bhold(?:ing)? off\b|\bnot (?:literally|actually|really|necessarily) (?:tonight|"
+    r"right now|now)\b|\b(?:but|just|only) (?:not (?:now|tonight) )?(?:\w+ ){0,2}?(?:in the "
+    r"morning|tomorrow|first thing|on monday|after the weekend)\b"
+    r"|\bsee (?:whether|if) (?:it|they|things|symptoms|the \w+) (?:settles?|improves?|pass(?:es)?|"
+    r"clears?|go(?:es)? away)\b|\bwon'?t need to (?:make the call|call|go)\b"
     r"|\bwait(?:ing)? and see\b|\bsee how (?:it|he|she|they|things|you|she's|he's) (?:goes|go|"
     r"feel|feels|look|looks|do|does|get on|is|are)|\bsleep on it\b|\bride it out\b"
-    r"|\bor (?:just |you could |you can |simply )?(?:not|wait|stay|hold off|leave it|see how|"
-    r"keep an eye|watch)\b|\beither (?:is|option is|way is|choice is|would be) (?:fine|ok|okay|"
+    r"|\bor (?:just |you could |you can |simply )?(?:not\b(?=\s*(?:[.,;!?)]|$))|wait|stay|"
+    r"hold off|leave it|see how|keep an eye|watch)\b"
+    r"|\beither (?:is|option is|way is|choice is|would be) (?:fine|ok|okay|"
     r"reasonable)|\bboth (?:are|options are) (?:fine|reasonable|ok|okay)"
     r"|\b(?:(?:would|will|'d|should|is|'s) (?:also |probably |likely )?(?:be )?(?:fine|ok|okay|"
     r"alright|grand) (?:too|as well)|(?:would|will|is) also (?:be )?(?:fine|ok|okay|reasonable)|"
@@ -647,7 +673,8 @@ CONTRARY = rx(
     r"okay|alright|grand)(?: (?:by|until|till|in) (?:the )?(?:morning|tomorrow))?|"
     r"(?:this|it|that)(?:'s| is)(?:n'?t| not) (?:really )?(?:urgent|an emergency|serious|"
     r"necessary))\b"
-    r"|\b(?:no rush|no hurry|no need to rush|not urgent|can wait|fine to wait|ok to wait|okay "
+    r"|\b(?:no rush|no hurry|no need to rush|not urgent(?! care| treatment| cent| clinic)|"
+    r"can wait|fine to wait|ok to wait|okay "
     r"to wait|fine to stay|ok to stay|okay to stay|reasonable to wait|safe to wait|fine to "
     r"leave it|(?:tomorrow|morning|monday) (?:is|should be|would be) fine)\b"
 )
@@ -670,8 +697,10 @@ CONCESSION_LEAD = rx(
     r"(?:your|yours|up to you)|you(?:'d| would)? (?:really )?(?:want|wish|prefer|rather|hope|"
     r"'re hoping|are hoping|'d like|would like))[^.]{0,40}$"
     r"|(?:^|[,;]\s*)(?:while|although|though|of course|even if)\b[^.,;]{0,40}$"
-    r"|(?:\b(?:rather than|instead of|without|not|never|no|stop|cannot)\b|n't\b)\s+"
+    r"|(?:\b(?:rather than|instead of|without|not|never|no|stop|cannot|than)\b|n't\b)[\s:,*-]+"
     r"(?:[\w']+\s+){0,5}$"
+    r"|\b(?:tempting|tempted|want|wants|wanting|wish|wishes|hoping|hope|"
+    r"instinct|urge|pressure|easier) (?:to |for you to |for him to |for her to )?$"
 )
 CONCESSION_TAIL = rx(r"[\s\w']{0,30}?[,;]?\s*(?:but|however|though|yet)\b")
 
@@ -703,9 +732,23 @@ TERSE_DESTINATION = rx(
     + r")(?=\s*(?:$|[,.;:!-]|(?:if|for|or|otherwise|now|right now|immediately|please|"
     r"straight away|tonight)\b))"
 )
-IMMEDIATE = rx(r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away)\b")
+IMMEDIATE = rx(
+    r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight)\b"
+)
 # Conditions that choose where to go, not whether to go.
 ROUTING_CONDITION = rx(
     r"if (?:you'?re|you are|she'?s|she is) (?:\w+ )?(?:pregnant|far along|well along|more than|"
     r"past|over|under|beyond)|if (?:it'?s|this is) (?:an? )?(?:eye|pregnancy|sight|vision)"
 )
+
+# "Calling 999 could make it worse": an -ing form is a directive only after a frame that takes
+# one ("i'd recommend calling", "consider going", "start by ringing").
+GERUND = rx(
+    r"^(?:calling|dialling|dialing|ringing|phoning|going|getting|heading|rushing|driving|"
+    r"coming|taking|bringing|popping|nipping|seeking|making your way)\b"
+)
+GERUND_FRAME = rx(
+    r"\b(?:recommend|suggest|advise|consider|start by|begin by|insist on|keep|mean|means|try|"
+    r"is|are|'s|'re|be|am|'m|worth|without|by|about|think about|go on|carry on)\s*$"
+)
+ON_THEIR_BEHALF = rx(r"^\s*(?:for (?:you|him|her|them)|on (?:your|his|her|their) behalf)\b")

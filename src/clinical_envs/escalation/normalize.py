@@ -5,9 +5,10 @@ zero-width characters or homoglyphs inside "don't", full-width or spelled-out nu
 hidden in HTML comments, a retraction past a length window. Every rule after this step runs on
 one canonical string, so no rule has to know about those tricks:
 
-* hidden content is dropped (HTML comments, hidden elements, scripts, markdown link-reference
-  definitions, closed ``<think>`` and ``<tool_call>`` blocks); other tags are removed and their
-  text kept, so nothing hides behind an unclosed ``<tool_response>``;
+* hidden or deleted content is dropped (HTML comments, hidden elements even when unclosed,
+  scripts, markdown link-reference definitions, closed ``<think>`` and ``<tool_call>`` blocks,
+  struck-through text: ``~~...~~``, ``<s>``, ``<del>``, combining strokes); other tags are
+  removed and their text kept, so nothing hides behind an unclosed ``<tool_response>``;
 * Unicode is NFKC-normalised, invisible format characters (zero-width, soft hyphen) and
   combining marks are removed, confusable Cyrillic/Greek letters are folded to Latin, quotes
   and dashes become ASCII;
@@ -33,12 +34,14 @@ _HIDDEN = re.compile(
     r"<!--.*?(?:-->|\Z)"
     r"|<(script|style|template|think|tool_call)\b[^>]*>.*?</\1\s*>"
     r"|<(\w+)\b[^>]*\b(?:hidden|aria-hidden\s*=\s*\"?true|display\s*:\s*none|"
-    r"visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0)[^>]*>.*?</\2\s*>"
+    r"visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0)[^>]*>.*?(?:</\2\s*>|\Z)"
+    r"|<(s|del|strike)\b[^>]*>.*?(?:</\3\s*>|\Z)|~~[^~\n]+~~"
     r"|^[ \t]{0,3}\[[^\]\n]*\]:[^\n]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
 )
 _UNCLOSED_THINK = re.compile(r"</?think\b", re.IGNORECASE)
 _BIDI_OVERRIDE = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_STRUCK = re.compile("[^\u0334-\u0338][\u0300-\u036f]*[\u0334-\u0338]+")
 _TAG = re.compile(r"</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>")
 _BREAK_TAG = re.compile(r"<(?:br|p|div|li|tr|h[1-6])\b[^>]*>", re.IGNORECASE)
 _ENTITIES = {"&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
@@ -143,9 +146,14 @@ def read_as_shown(reply: str) -> Reading:
 
 
 def fold_unicode(text: str) -> str:
-    """NFKC, no format characters or combining marks, confusables and typography folded."""
+    """NFKC, no format characters or combining marks, confusables and typography folded.
+
+    Struck-through characters (a combining stroke or slash over them) are deleted text to a
+    reader, so they are dropped with their stroke.
+    """
     if text.isascii():
         return text
+    text = _STRUCK.sub("", text)
     text = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
     if text.isascii():
         return text
