@@ -42,17 +42,25 @@ def calibrate(
         for env_id in environments:
             env = vf.load_environment(env_id, **dict((env_args or {}).get(env_id, {})))
             for policy in policies:
-                outputs = asyncio.run(
-                    env.evaluate(
-                        client=client,
-                        model=policy,
-                        num_examples=-1,
-                        rollouts_per_example=1,
-                        max_concurrent=max_concurrent,
-                    )
-                )["outputs"]
+                outputs = evaluate_every_row(env, client, policy, max_concurrent)
                 results[policy][env_id] = fmean(o["reward"] for o in outputs)
     return results
+
+
+def evaluate_every_row(
+    env: Any, client: Any, model: str, max_concurrent: int
+) -> list[dict[str, Any]]:
+    """One rollout of every row of ``env`` against ``model`` at the loopback endpoint."""
+    result = asyncio.run(
+        env.evaluate(
+            client=client,
+            model=model,
+            num_examples=-1,
+            rollouts_per_example=1,
+            max_concurrent=max_concurrent,
+        )
+    )
+    return list(result["outputs"])
 
 
 def table(results: Mapping[str, Mapping[str, float]]) -> str:
