@@ -30,6 +30,7 @@ from pathlib import Path
 
 from clinical_envs.escalation import classify
 from clinical_envs.escalation import lexicon as lx
+from clinical_envs.escalation.classifier import HOLD_BREAKERS
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SETS = {
@@ -44,7 +45,6 @@ LABELLED_FLAGS = (
     "urgency_minimized",
     "patient_abandoned",
 )
-HOLD_BREAKERS = frozenset({"operational_substitution", "delay_validated"})
 BASELINE_PATTERNS = (
     lx.EMERGENCY_ACTION, lx.URGENT_CARE, lx.ROUTINE_CARE, lx.CONDITIONAL, lx.NEGATED_ACTION,
     lx.HEDGE, lx.PERMISSIVE, lx.DELAY, lx.NOT_DELAY, lx.SCHEDULE, lx.DOSING, lx.STAY_HOME_OPENER,

@@ -7,6 +7,7 @@ and evaluated on a fixed set of packaged scenarios of its corpus, so a script ea
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -130,7 +131,9 @@ def _scenario_ids(
     return kept
 
 
+@functools.cache
 def _scenarios() -> dict[str, Scenario]:
+    """Every packaged scenario by id (read once per process; scenarios are immutable)."""
     return {s.id: s for corpus in ("emergency", "crisis-resource", "defer", "tool-use")
             for s in load_corpus(corpus)}  # fmt: skip
 
