@@ -3,7 +3,8 @@
     python benchmarks/search.py [--set dev|heldout|all] [--baselines/--no-baselines]
 
 Prints one JSON object: recall@1, recall@10 and MRR over the query set (acceptable gold codes per
-query, tests/data/icd10_queries_*.jsonl), latency p50/p99 per query, catalog load time (cold =
+query, tests/data/icd10_queries_*.jsonl), latency p50/p99 per query, the worst time of one
+search over adversarial inputs up to the tool's 32 KB cap (target: 50 ms), catalog load time (cold =
 built from simple-icd-10-cm, warm = from the cache) and resident memory of a warm process, the
 same quality and latency figures for rapidfuzz WRatio / token_set_ratio over all descriptions and
 for SQLite FTS5 BM25, and our/baseline ratios. Cold and warm loads run in fresh subprocesses.
@@ -113,6 +114,49 @@ def fts5_baseline() -> Callable[[str], list[str]]:
     return search
 
 
+def adversarial_inputs(seed: int) -> dict[str, str]:
+    """Queries a policy under RL could send, each up to the 32 KB per-call cap."""
+    import random
+    import string
+
+    rng = random.Random(seed)
+
+    def word(low: int, high: int) -> str:
+        return "".join(rng.choices(string.ascii_lowercase, k=rng.randint(low, high)))
+
+    return {
+        "32 KB of unknown words": " ".join(word(5, 12) for _ in range(4000))[:32_000],
+        "32 KB of long unknown words": " ".join(word(20, 30) for _ in range(1300))[:32_000],
+        "32 KB of one misspelled word": ("pnuemoniaa " * 3000)[:32_000],
+        "random Unicode": "".join(chr(rng.randint(0x20, 0x2FFF)) for _ in range(16_000)),
+        "thousands of code-like tokens": " ".join(
+            f"{rng.choice('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}{rng.randint(0, 99)}.{rng.randint(0, 9999)}"
+            for _ in range(3000)
+        )[:32_000],
+        "a case report (long but normal)": load_queries("dev")[0]["query"] * 20,
+    }
+
+
+def worst_case(seeds: int = 5) -> dict:
+    """Milliseconds per search call over adversarial inputs (fresh words every seed, so the
+    correction cache cannot help): the worst call, and the worst of each kind."""
+    from clinical_envs import icd10
+
+    icd10.search("pnuemonia", 10)  # warm the catalog and the correction table
+    by_kind: dict[str, float] = {}
+    for seed in range(seeds):
+        for kind, query in adversarial_inputs(seed).items():
+            start = time.perf_counter()
+            icd10.search(query, 50)
+            ms = (time.perf_counter() - start) * 1000
+            by_kind[kind] = max(by_kind.get(kind, 0.0), ms)
+    return {
+        "worst_ms": round(max(by_kind.values()), 2),
+        "target_ms": 50,
+        "worst_ms_by_kind": {k: round(v, 2) for k, v in by_kind.items()},
+    }
+
+
 _PROBE = """
 import json, sys, time
 start = time.perf_counter()
@@ -154,6 +198,7 @@ def main() -> None:
             "warm_imports_library": warm["library_imported"],
         },
         "ours": evaluate(ours(), queries),
+        "adversarial": worst_case(),
     }
     if not args.no_baselines:
         baselines = {

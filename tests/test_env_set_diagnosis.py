@@ -9,6 +9,7 @@ import pytest
 import set_diagnosis_tool_call
 from conftest import GOLD_CASES, call, run_rollouts, script
 
+from clinical_envs import icd10
 from clinical_envs.envs.set_diagnosis import list_diagnosis_codes, search_diagnosis_codes
 from clinical_envs.policies import Reply
 from clinical_envs.toolcalls import ToolInputError
@@ -198,3 +199,20 @@ def test_list_pages_in_code_order():
     with pytest.raises(ToolInputError, match="offset must be between 0 and"):
         list_diagnosis_codes(10**9, 3)
     assert "limit capped at 100" in list_diagnosis_codes(0, 1000)
+
+
+def test_a_cut_query_is_said_and_recorded(env, policy_server, request):
+    long_query = "thyroid storm " + " ".join(f"word{i}" for i in range(300))
+    search = call("search_diagnosis_codes", query=long_query, limit=3)
+    out = rollout(env, policy_server, request, Reply(None, [search]), Reply(None, [RIGHT, FINISH]))
+    reply = out["completion"][1]["content"]
+    assert "E05.91" in reply or "E05.01" in reply
+    assert f"only the first {len(icd10.query_prefix(long_query)):,} of" in reply
+    assert "search for the key clinical terms instead" in reply
+    (problem,) = out["clinical"]["problems"]
+    assert problem["kind"] == "query_cut" and problem["tool"] == "search_diagnosis_codes"
+    assert math.isclose(out["reward"], 1.0)
+
+
+def test_a_short_query_gets_no_note():
+    assert "note:" not in search_diagnosis_codes("thyroid storm", limit=2)

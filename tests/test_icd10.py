@@ -201,3 +201,71 @@ def test_page_in_code_order():
     assert [e.code for e in first] == ["A00", "A00.0", "A00.1"] and total == 98_186
     last, _ = icd10.page(total - 1, 10)
     assert len(last) == 1
+
+
+# --- bounded cost (issue 15): what a search reads, and that it never depends on the cache -------
+
+
+def _noise(words: int, seed: int = 0) -> str:
+    import random
+    import string
+
+    rng = random.Random(seed)
+    return " ".join(
+        "".join(rng.choices(string.ascii_lowercase, k=rng.randint(6, 11))) for _ in range(words)
+    )
+
+
+def test_query_prefix_reads_a_bounded_start():
+    from clinical_envs.icd10 import index
+
+    assert icd10.query_prefix("acute appendicitis") == "acute appendicitis"
+    many = " ".join(f"w{i}" for i in range(200))
+    words = icd10.query_prefix(many).split()
+    assert len(words) == index.MAX_QUERY_WORDS and words[-1] == f"w{index.MAX_QUERY_WORDS - 1}"
+    repeated = icd10.query_prefix("cough " * 1000).split()
+    assert len(repeated) == index.MAX_QUERY_TOKENS
+    assert len(icd10.query_prefix("x" * 40_000)) == index.MAX_QUERY_CHARS
+
+
+def test_a_long_query_ranks_as_its_prefix():
+    query = "community acquired pneumonia in an elderly smoker " + _noise(3500)
+    assert len(query) > 30_000
+    assert codes(query) == codes(icd10.query_prefix(query)) != []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x" * 32_000,
+        "pnuemoniaa " * 3000,
+        "".join(chr(c) for c in range(0x20, 0x2FFF, 3)),
+        " ".join(f"X{i % 99}.{i}q" for i in range(3000)),
+        "\u202e\u200b" * 8000,
+    ],
+    ids=["one-long-word", "repeated-typo", "unicode", "code-like", "invisible"],
+)
+def test_adversarial_queries_answer(query):
+    assert isinstance(icd10.search(query, 50), list)
+
+
+def test_only_the_first_unknown_words_are_corrected():
+    from clinical_envs.icd10 import index
+
+    junk = _noise(index.MAX_CORRECTIONS, seed=1)
+    assert "pneumonia" in {e.description.lower().split(",")[0] for e in icd10.search("pnuemonia")}
+    assert codes("pnuemonia " + junk)[:1] == codes("pneumonia")[:1]  # within the budget
+    assert "J18.9" not in codes(junk + " pnuemonia", 50)  # past it: left as written
+
+
+def test_results_do_not_depend_on_the_correction_cache():
+    index = icd10.load_catalog().index
+    queries = ["pnuemonia with sepsiss", "diabetis mellitus type 2", _noise(40, seed=2)]
+    warm = [codes(q) for q in queries]
+    index._correct.cache_clear()
+    assert [codes(q) for q in reversed(queries)][::-1] == warm
+
+
+def test_non_ascii_letters_break_words_as_in_the_index():
+    assert codes("Ménière's disease")[0].startswith("H81.0")  # the catalog spells it so
+    assert codes("pneumonia 🫁🫁 sepsis") == codes("pneumonia sepsis")

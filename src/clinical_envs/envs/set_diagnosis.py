@@ -13,7 +13,8 @@ from clinical_envs import icd10
 from clinical_envs.diagnosis.dataset import Case
 from clinical_envs.diagnosis.prompts import REMINDER, case_prompt
 from clinical_envs.diagnosis.records import record_diagnosis
-from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
+from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state, record_problem
+from clinical_envs.icd10.index import MAX_QUERY_CHARS, MAX_QUERY_TOKENS, MAX_QUERY_WORDS
 from clinical_envs.rewards import fail_closed
 from clinical_envs.rewards.diagnosis import REWARD_FUNCS
 from clinical_envs.toolcalls import (
@@ -28,23 +29,37 @@ LIST_MAX = 100
 _DONE = re.compile(r"^\s*DONE[.!]?\s*$", re.MULTILINE)
 
 
-def search_diagnosis_codes(query: str, limit: int = 10) -> str:
+def search_diagnosis_codes(query: str, limit: int = 10, *, state: vf.State | None = None) -> str:
     """Search the ICD-10-CM catalog by clinical terms or by (partial) code. Records nothing.
 
     Args:
         query: Clinical words such as "thyroid storm", or a code or code prefix such as "E05".
         limit: Number of matches to return, 1-50 (default 10).
     """
-    if not query.strip():
+    query = query.strip()
+    if not query:
         raise ToolInputError("query is empty; give clinical words or a code prefix")
     if limit < 1:
         raise ToolInputError(f"limit must be between 1 and {SEARCH_MAX}, got {limit}")
     hits = icd10.search(query, min(limit, SEARCH_MAX))
     capped = f" (limit capped at {SEARCH_MAX})" if limit > SEARCH_MAX else ""
     shown = query if len(query) <= 80 else query[:77] + "..."
+    read = icd10.query_prefix(query)
+    cut = ""
+    if len(read) < len(query):
+        cut = (
+            f"\nnote: only the first {len(read):,} of {len(query):,} characters were searched "
+            f"(a search reads its first {MAX_QUERY_WORDS} different words, {MAX_QUERY_TOKENS} "
+            f"words or {MAX_QUERY_CHARS:,} characters); search for the key clinical terms instead"
+        )
+        if state is not None:
+            record_problem(
+                state, "query_cut", cut.strip().removeprefix("note: "), "search_diagnosis_codes"
+            )
     if not hits:
-        return f"no ICD-10-CM codes match {shown!r}; try other words or a code prefix"
-    return f"{len(hits)} match(es) for {shown!r}{capped}:\n" + "\n".join(map(_hit_line, hits))
+        return f"no ICD-10-CM codes match {shown!r}; try other words or a code prefix{cut}"
+    lines = "\n".join(map(_hit_line, hits))
+    return f"{len(hits)} match(es) for {shown!r}{capped}:\n{lines}{cut}"
 
 
 def list_diagnosis_codes(offset: int = 0, limit: int = 20) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from clinical_envs.icd10.catalog import Catalog, Entry, load_catalog
+from clinical_envs.icd10.index import query_prefix
 
 __all__ = [
     "MAX_LIMIT",
@@ -27,6 +28,7 @@ __all__ = [
     "lookup",
     "normalize",
     "page",
+    "query_prefix",
     "search",
 ]
 
@@ -35,6 +37,7 @@ CODE_KEY = re.compile(r"^[A-Z][0-9][0-9A-Z]{0,5}$")
 _NOISE = re.compile(r"[\s.]+")
 MAX_LIMIT = 50
 MAX_PREFIX_HITS = 500
+MAX_CODE_QUERY = 32  # a code with spaces and dots; anything longer is read as text
 
 
 def _key(code: str) -> str:
@@ -72,7 +75,7 @@ def search(query: str, limit: int = 10) -> list[Entry]:
     limit = max(1, min(int(limit), MAX_LIMIT))
     catalog = load_catalog()
     query = query.strip()
-    key = _key(query)
+    key = _key(query) if len(query) <= MAX_CODE_QUERY else ""
     if CODE_KEY.match(key):
         for end in range(len(key), min(len(key), 3) - 1, -1):  # else the nearest ancestor
             hits = _code_hits(catalog, key[:end], limit)

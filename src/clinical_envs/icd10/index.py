@@ -4,8 +4,12 @@ A code's score is the inverse-document-frequency weight of the query terms it co
 share of the query's total weight, less a small cost per extra word in its title (optional words
 in parentheses, negated clauses and "initial encounter" cost nothing). Billable codes win ties
 over headers, then code order decides. A query word the catalog and the synonym table do not
-know is replaced by the nearest known word (Damerau-Levenshtein, 1 edit for words of up to 5
-letters, 2 beyond; ties go to the closer length, then the commoner word).
+know is replaced by the nearest known word (optimal string alignment distance, 1 edit for words
+of up to 5 letters, 2 beyond; ties go to the closer length, then the commoner word).
+
+The cost of a query is bounded whatever a model sends: only its start is read (see
+:func:`query_prefix`), at most ``MAX_CORRECTIONS`` unknown words are corrected, and corrections
+are memoised for the whole process. Results never depend on what the cache holds.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import OSA
 
 from clinical_envs.icd10.synonyms import expand, synonym_words
 from clinical_envs.icd10.text import american, core_length, terms, words
@@ -30,8 +34,34 @@ BILLABLE_BONUS = 2 * LENGTH_COST
 # A word found only in a code's inclusion terms counts for less than one in its title.
 INCLUSION_WEIGHT = 0.6
 MAX_QUERY_TERMS = 48
+# What a search reads: its first 64 distinct words, 128 words or 2,000 characters, whichever
+# ends first. Only 48 terms count anyway; this bounds the work before they are found.
+MAX_QUERY_WORDS = 64
+MAX_QUERY_TOKENS = 128
+MAX_QUERY_CHARS = 2_000
+MAX_CORRECTIONS = 8  # unknown words corrected per query, in order; later ones stay as written
+CORRECTION_CACHE = 1 << 16  # memoised corrections, shared by every search in the process
 MIN_FUZZY_LENGTH = 4
 _WORD = re.compile(r"[a-z0-9]+")
+_RAW_WORD = re.compile(r"[A-Za-z0-9]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def query_prefix(query: str) -> str:
+    """The part of ``query`` a search reads; the rest is ignored (and the tool says so)."""
+    head = query[:MAX_QUERY_CHARS]
+    seen: set[str] = set()
+    for n, match in enumerate(_RAW_WORD.finditer(head), 1):
+        seen.add(match.group(0).lower())
+        if len(seen) >= MAX_QUERY_WORDS or n >= MAX_QUERY_TOKENS:
+            return head[: match.end()]
+    return head
+
+
+def ascii_text(text: str) -> str:
+    """Non-ASCII characters as word breaks, as the index reads them (so nothing changes), but
+    the regexes that follow run on short ASCII text, never on 2,000 characters of emoji."""
+    return _NON_ASCII.sub(" ", text)
 
 
 @dataclass(frozen=True)
@@ -70,30 +100,56 @@ class TextIndex:
         return 1 if word in synonym_words() else 0
 
     @cached_property
-    def _by_length(self) -> dict[int, list[str]]:
-        groups: dict[int, list[str]] = defaultdict(list)
-        for word in (*self.words, *synonym_words()):
-            if word.isalpha():
-                groups[len(word)].append(word)
-        return groups
+    def _targets(self) -> tuple[list[str], list[int]]:
+        """Correction targets sorted by length, and their lengths (to bisect a band of lengths)."""
+        known = sorted({w for w in (*self.words, *synonym_words()) if w.isalpha()}, key=len)
+        lengths = [len(w) for w in known]
+        return known, lengths
+
+    def needs_correction(self, word: str) -> bool:
+        return len(word) >= MIN_FUZZY_LENGTH and word.isalpha() and not self._count(word)
 
     def correct(self, word: str) -> str:
         """``word`` if known or too short to judge, else the nearest known word (or itself)."""
-        if len(word) < MIN_FUZZY_LENGTH or not word.isalpha() or self._count(word):
-            return word
-        limit = 1 if len(word) <= 5 else 2
-        found = []
-        for n in range(len(word) - limit, len(word) + limit + 1):
-            for candidate, distance, _ in process.extract(
-                word, self._by_length.get(n, ()), scorer=DamerauLevenshtein.distance,
-                score_cutoff=limit, limit=5,
-            ):  # fmt: skip
-                rank = (distance, abs(len(candidate) - len(word)), -self._count(candidate))
-                found.append((rank, candidate))
-        return min(found)[1] if found else word
+        return self._correct(word) if self.needs_correction(word) else word
+
+    @cached_property
+    def _correct(self) -> Callable[[str], str]:
+        @lru_cache(maxsize=CORRECTION_CACHE)
+        def nearest(word: str) -> str:
+            limit = 1 if len(word) <= 5 else 2
+            known, lengths = self._targets
+            band = known[
+                bisect_left(lengths, len(word) - limit) : bisect_left(
+                    lengths, len(word) + limit + 1
+                )
+            ]
+            found = [
+                ((distance, abs(len(candidate) - len(word)), -self._count(candidate)), candidate)
+                for candidate, distance, _ in process.extract(
+                    word, band, scorer=OSA.distance, score_cutoff=limit, limit=None
+                )
+            ]
+            return min(found)[1] if found else word
+
+        return nearest
 
     def query_terms(self, query: str) -> list[int]:
-        corrected = _WORD.sub(lambda m: self.correct(m.group(0)), american(query))
+        budget = MAX_CORRECTIONS
+        fixed: dict[str, str] = {}
+
+        def correct(match: re.Match[str]) -> str:
+            nonlocal budget
+            word = match.group(0)
+            if word not in fixed:
+                if budget and self.needs_correction(word):
+                    budget -= 1
+                    fixed[word] = self._correct(word)
+                else:
+                    fixed[word] = word
+            return fixed[word]
+
+        corrected = _WORD.sub(correct, american(ascii_text(query_prefix(query))))
         ids: list[int] = []
         for term in dict.fromkeys(terms(expand(corrected))):
             i = self.term_ids.get(term)

@@ -49,10 +49,15 @@ _SPELLING = [
     )
 ]
 
+# Every rule above needs one of these; most text (all of it, once converted) has none.
+_BRITISH_MARKS = ("ae", "oe", "our", "tre", "isation", "sulph")
+
 
 def american(text: str) -> str:
     """Lower-cased text with British spellings replaced by the ICD-10-CM (American) ones."""
     text = text.lower()
+    if not any(mark in text for mark in _BRITISH_MARKS):
+        return text
     for pattern, replacement in _SPELLING:
         text = pattern.sub(replacement, text)
     return text
