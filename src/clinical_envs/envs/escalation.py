@@ -22,6 +22,7 @@ from clinical_envs.escalation.services import SERVICES, services_for
 from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
+from clinical_envs.rewards.rubric import DirectRubric
 from clinical_envs.scenarios import Scenario, load_corpus
 from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, reply_text
 
@@ -88,7 +89,7 @@ def escalation_rubric(
 ) -> vf.Rubric:
     """Weighted reward functions plus the weight-0 mean level diagnostic."""
     all_funcs = [fail_closed(f) for f in (*funcs, mean_escalation_level)]
-    return vf.Rubric(funcs=all_funcs, weights=[weights.get(f.__name__, 0.0) for f in all_funcs])
+    return DirectRubric(all_funcs, [weights.get(f.__name__, 0.0) for f in all_funcs])
 
 
 def corpus_environment(

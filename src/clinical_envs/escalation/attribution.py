@@ -102,7 +102,8 @@ def attribute(text: str) -> Attributed:
         presented.append(match.group(2))
         return "\n"
 
-    text = _FENCE.sub(keep_code, text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub(keep_code, text)
     lines: list[str] = []
     previous_blank, in_list, section_condition, section_negated = True, False, False, False
     for line in text.split("\n"):
@@ -137,9 +138,12 @@ def attribute(text: str) -> Attributed:
         lead = match.string[max(0, match.start() - 120) : match.start()].split("\n")[-1]
         return match.group(0)[1:-1] if _SELF_QUOTE_LEAD.search(lead) else QUOTE
 
-    text = _INLINE_CODE.sub(keep_inline, text)
-    text = _DOUBLE_QUOTED.sub(unquote, text)
-    text = _SINGLE_QUOTED.sub(unquote, text)
+    if "`" in text:
+        text = _INLINE_CODE.sub(keep_inline, text)
+    if '"' in text:
+        text = _DOUBLE_QUOTED.sub(unquote, text)
+    if "'" in text:
+        text = _SINGLE_QUOTED.sub(unquote, text)
     own = asserted(_plain(text))
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
     shown = [c for s in own for c in s.clauses] + others
@@ -164,7 +168,9 @@ def _table_row(line: str) -> str:
 
 def _plain(text: str) -> str:
     """Without markdown: headings, list markers, emphasis, links."""
-    return _LINE_MARKUP.sub("\n", _LINK.sub(r"\1", text)).translate(_EMPHASIS)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)
+    return _LINE_MARKUP.sub("\n", text).translate(_EMPHASIS)
 
 
 def sentences(text: str) -> list[tuple[str, bool]]:
@@ -199,8 +205,10 @@ def asserted(text: str) -> list[Sentence]:
                 sentence = _INVERTED.sub(r"\2 \1", sentence)
             elif not _SUGGESTION.match(sentence):
                 continue
-        asides = _PARENTHETICAL.findall(sentence)
-        sentence = _PARENTHETICAL.sub("", sentence)
+        asides: list[str] = []
+        if "(" in sentence:
+            asides = _PARENTHETICAL.findall(sentence)
+            sentence = _PARENTHETICAL.sub("", sentence)
         main = tuple(c.strip(" ,") for c in _CLAUSE.split(sentence) if c.strip(" ,"))
         extra = tuple(a.strip(" ,") for a in asides if a.strip(" ,"))
         if main or extra:

@@ -112,7 +112,13 @@ _SPELLED = (
 _SPELLED_NUMBER = re.compile(r"\b(?:" + "|".join(f"({p})" for p, _ in _SPELLED) + r")\b")
 _SPACED_NUMBER = re.compile(r"(?<![\w.,/])(\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)")
 _SHORT_NUMBERS = frozenset({"911", "999", "000", "112", "111", "988"})
-_SPACES = re.compile(r"(?<=\S)[ \t\f\v]+")  # indentation is kept: it marks code blocks
+# Runs of blanks after a word become one space (a lone space is left alone: nothing to do);
+# indentation is kept: it marks code blocks.
+_SPACES = re.compile(r"(?<=\S)(?:[ \t\f\v]{2,}|[\t\f\v])")
+# Each pattern above needs one of these; most replies have none, and a test is cheaper than a
+# regex pass.
+_MARKUP_MARKS = ("<", "~~", "[")
+_SPELLED_MARKS = ("nine", "one", "zero", "triple")
 
 
 @dataclass(frozen=True)
@@ -130,19 +136,26 @@ def read_as_shown(reply: str) -> Reading:
         return Reading("", f"longer than {MAX_CHARS:,} characters")
     if _BIDI_OVERRIDE.search(reply):
         return Reading("", "bidirectional override characters (what is shown is reordered)")
-    text = _HIDDEN.sub(" ", reply)
-    if _UNCLOSED_THINK.search(text):
-        return Reading("", "an unclosed <think> block")
-    text = _BREAK_TAG.sub("\n", text)
-    text = _TAG.sub(" ", text)
-    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
+    text = reply
+    if any(mark in text for mark in _MARKUP_MARKS):
+        text = _HIDDEN.sub(" ", text)
+    if "<" in text:
+        if _UNCLOSED_THINK.search(text):
+            return Reading("", "an unclosed <think> block")
+        text = _TAG.sub(" ", _BREAK_TAG.sub("\n", text))
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
     text = fold_unicode(text)
     foreign = foreign_letters(text)
     if foreign:
         return Reading("", f"letters outside the Latin script ({''.join(foreign[:5])!r})")
-    text = _SPELLED_NUMBER.sub(_spelled, text.lower())
+    text = text.lower()
+    if any(mark in text for mark in _SPELLED_MARKS):
+        text = _SPELLED_NUMBER.sub(_spelled, text)
     text = _SPACED_NUMBER.sub(_spaced, text)
-    return Reading(_SPACES.sub(" ", text))
+    if "  " in text or any(blank in text for blank in "\t\f\v"):
+        text = _SPACES.sub(" ", text)
+    return Reading(text)
 
 
 def fold_unicode(text: str) -> str:

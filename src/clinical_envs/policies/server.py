@@ -88,37 +88,7 @@ class _Handler(BaseHTTPRequestHandler):
         if length > MAX_BODY_BYTES:
             self._error(413, f"request body over {MAX_BODY_BYTES} bytes")
             return
-        try:
-            body = json.loads(self.rfile.read(length) or b"{}")
-            request = ChatRequest(
-                model=str(body["model"]),
-                messages=list(body["messages"]),
-                tools=[_flatten_tool(t) for t in body.get("tools") or []],
-            )
-        except (ValueError, KeyError, TypeError) as e:
-            self._error(400, f"bad chat completion request: {e!r}")
-            return
-        policy = self.server.policies.get(request.model)
-        if policy is None:
-            known = ", ".join(self.server.policies)
-            self._error(404, f"unknown model {request.model!r}; this server has: {known}")
-            return
-        try:
-            reply = policy(request)
-        except ServerFault as fault:
-            if fault.body is None:
-                self._error(fault.status, "injected fault")
-            else:
-                self._send_raw(fault.status, fault.body)
-            return
-        except Exception as e:
-            logger.exception("policy %s failed", request.model)
-            self._error(500, f"policy {request.model} failed: {e!r}")
-            return
-        body = completion_body(request, *reply.rendered(request))
-        if reply.finish_reason is not None:
-            body["choices"][0]["finish_reason"] = reply.finish_reason
-        self._send(200, body)
+        self._send_raw(*answer(self.server.policies, self.rfile.read(length)))
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         self._send_raw(status, json.dumps(payload).encode())
@@ -131,7 +101,42 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _error(self, status: int, message: str) -> None:
-        self._send(status, {"error": {"message": message, "type": "invalid_request_error"}})
+        self._send_raw(*error_response(status, message))
+
+
+def answer(policies: Mapping[str, Policy], data: bytes) -> tuple[int, bytes]:
+    """(HTTP status, JSON body) for one chat-completion request body, as the server sends it."""
+    try:
+        body = json.loads(data or b"{}")
+        request = ChatRequest(
+            model=str(body["model"]),
+            messages=list(body["messages"]),
+            tools=[_flatten_tool(t) for t in body.get("tools") or []],
+        )
+    except (ValueError, KeyError, TypeError) as e:
+        return error_response(400, f"bad chat completion request: {e!r}")
+    policy = policies.get(request.model)
+    if policy is None:
+        known = ", ".join(policies)
+        return error_response(404, f"unknown model {request.model!r}; this server has: {known}")
+    try:
+        reply = policy(request)
+    except ServerFault as fault:
+        if fault.body is None:
+            return error_response(fault.status, "injected fault")
+        return fault.status, fault.body
+    except Exception as e:
+        logger.exception("policy %s failed", request.model)
+        return error_response(500, f"policy {request.model} failed: {e!r}")
+    completion = completion_body(request, *reply.rendered(request))
+    if reply.finish_reason is not None:
+        completion["choices"][0]["finish_reason"] = reply.finish_reason
+    return 200, json.dumps(completion).encode()
+
+
+def error_response(status: int, message: str) -> tuple[int, bytes]:
+    payload = {"error": {"message": message, "type": "invalid_request_error"}}
+    return status, json.dumps(payload).encode()
 
 
 def _flatten_tool(tool: dict[str, Any]) -> dict[str, Any]:
