@@ -21,7 +21,12 @@ def test_jsonl_with_extra_columns_and_several_gold():
     cases = load_cases(str(GOLD_CASES))
     assert [c.case_id for c in cases] == ["FX-1", "FX-2", "FX-3"]
     assert cases[0].gold == (
-        {"icd10_code": "E05.01", "diagnosis": ROWS[0]["diagnosis"], "status": "acute"},
+        {
+            "icd10_code": "E05.01",
+            "diagnosis": ROWS[0]["diagnosis"],
+            "status": "acute",
+            "acceptable_codes": [],
+        },
     )
     assert cases[0].extra == {"source_note": "fixture"}
     assert [g["icd10_code"] for g in cases[2].gold] == ["E11.22", "N18.32"]
@@ -150,3 +155,50 @@ def test_test_size_zero_uses_every_row_twice():
 def test_bad_test_size():
     with pytest.raises(DatasetError, match=r"test_size must be in \[0, 1\)"):
         split_cases([], 1.0, 42)
+
+
+# --- acceptable codes (issue 13) ----------------------------------------------------------------
+
+
+def _load_one(tmp_path, row):
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    return load_cases(str(path))
+
+
+def test_acceptable_codes_forms(tmp_path):
+    base = {"input": "t", "icd10_code": "E21.0", "diagnosis": "x", "status": "chronic"}
+    for value in (["d35.1"], "D35.1", "D35.1; E21.0", [["D35.1"]]):
+        (case,) = _load_one(tmp_path, {**base, "acceptable_codes": value})
+        assert case.gold[0]["acceptable_codes"] == ["D35.1"]  # normalised, gold code dropped
+        assert "acceptable_codes" not in case.extra
+    (case,) = _load_one(tmp_path, base)
+    assert case.gold[0]["acceptable_codes"] == []
+    two = {**base, "icd10_code": ["E21.0", "N20.0"], "diagnosis": ["x", "y"]}
+    (case,) = _load_one(tmp_path, {**two, "acceptable_codes": [["D35.1"], []]})
+    assert [g["acceptable_codes"] for g in case.gold] == [["D35.1"], []]
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ({"acceptable_codes": ["Q99.99"]}, "'Q99.99' is not an ICD-10-CM code"),
+        ({"icd10_code": ["E21.0", "N20.0"], "diagnosis": ["x", "y"], "acceptable_codes": ["D35.1"]},
+         "give a list of 2 lists"),
+        ({"icd10_code": ["E21.0", "N20.0"], "diagnosis": ["x", "y"],
+          "acceptable_codes": [["D35.1"]]}, "1 list(s) for 2 gold diagnoses"),
+        ({"icd10_code": ["E21.0", "N20.0"], "diagnosis": ["x", "y"],
+          "acceptable_codes": [["N20.0"], []]}, "N20.0 belongs to another gold diagnosis"),
+    ],
+)  # fmt: skip
+def test_bad_acceptable_codes_are_named(tmp_path, extra, fragment):
+    row = {"input": "t", "icd10_code": "E21.0", "diagnosis": "x", "status": "chronic", **extra}
+    with pytest.raises(DatasetError) as err:
+        _load_one(tmp_path, row)
+    assert "row 1: column 'acceptable_codes'" in str(err.value) and fragment in str(err.value)
+
+
+def test_bundled_cases_list_the_codes_a_coder_would_also_accept():
+    accepted = {c.case_id: c.gold[0]["acceptable_codes"] for c in load_cases("bundled")}
+    assert accepted["SDX-016"] == ["D35.1"] and accepted["SDX-035"] == ["J96.22"]
+    assert sum(1 for codes in accepted.values() if codes) == 4

@@ -99,3 +99,39 @@ def test_reward_functions_read_state_and_info():
         "num_unique_diagnoses_score": 1.0,
     }
     assert list(values) == list(DEFAULT_WEIGHTS)
+
+
+# --- acceptable codes (issue 13): full credit for any, nothing gained by recording several -----
+
+PTH = [("E21.0", "chronic")]
+ALIASES = {"D35.1": "E21.0"}
+
+
+def test_an_acceptable_code_earns_full_credit():
+    assert math.isclose(
+        score_diagnoses([("d351", "chronic")], PTH, ALIASES).weighted(DEFAULT_WEIGHTS), 1.0
+    )
+    wrong_status = score_diagnoses([("D35.1", "acute")], PTH, ALIASES)
+    assert math.isclose(wrong_status.weighted(DEFAULT_WEIGHTS), 0.40)  # as for the gold code
+
+
+def test_recording_several_acceptable_codes_gains_nothing():
+    hedge = score_diagnoses([("E21.0", "chronic"), ("D35.1", "chronic")], PTH, ALIASES)
+    assert hedge == score_diagnoses([("E21.0", "chronic")], PTH, ALIASES)
+    hedge_status = score_diagnoses([("E21.0", "chronic"), ("D35.1", "acute")], PTH, ALIASES)
+    assert hedge_status == score_diagnoses([("E21.0", "chronic"), ("E21.0", "acute")], PTH)
+
+
+def test_without_acceptable_codes_nothing_changes():
+    assert score_diagnoses([("D35.1", "chronic")], PTH) == score_diagnoses(
+        [("D35.1", "chronic")], PTH, {}
+    )
+    assert score_diagnoses([("D35.1", "chronic")], PTH).weighted(DEFAULT_WEIGHTS) == pytest.approx(
+        0.10
+    )
+
+
+def test_reward_functions_read_acceptable_codes_from_info():
+    state = {"clinical": {"recorded": [{"icd10_code": "F20.9", "status": "chronic"}]}}
+    info = {"gold": [{"icd10_code": "F20.0", "status": "chronic", "acceptable_codes": ["F20.9"]}]}
+    assert all(f(state, info) == 1.0 for f in REWARD_FUNCS)

@@ -4,6 +4,11 @@ Every source yields the same columns (``input``, ``icd10_code``, ``diagnosis``, 
 columns are kept in ``info``. A row with a missing column or an unusable gold code fails the load
 with an error naming the source, the row and the column, so a bad file never trains silently.
 Several gold diagnoses per case are written as JSON lists or ``;``-separated strings.
+
+An optional ``acceptable_codes`` column lists other codes a coder would accept for a gold
+diagnosis (e.g. D35.1 beside E21.0 for a parathyroid adenoma): a list or ``;``-separated string
+for a case with one gold diagnosis, or a list of such lists, one per gold diagnosis. Scoring
+reads them as the gold code (see :func:`clinical_envs.rewards.diagnosis.score_diagnoses`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from clinical_envs.diagnosis.records import STATUSES, code_problem
 HUB_DEFAULT = "mkurman/clinical-case-icd10-diagnosis"
 BUNDLED = "bundled"
 REQUIRED_COLUMNS = ("input", "icd10_code", "diagnosis", "status")
+ACCEPTABLE = "acceptable_codes"
 LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
 MAX_LISTED_ERRORS = 10
 
@@ -36,8 +42,9 @@ class Case:
 
     case_id: str
     text: str
-    gold: tuple[dict[str, str], ...]
-    """Each ``{"icd10_code": "E05.01", "diagnosis": "...", "status": "acute"}``."""
+    gold: tuple[dict[str, Any], ...]
+    """Each ``{"icd10_code": "E05.01", "diagnosis": "...", "status": "acute",
+    "acceptable_codes": []}`` (other codes that earn the same credit)."""
     extra: dict[str, Any]
     """The source row's other columns, kept for analysis."""
 
@@ -163,8 +170,9 @@ def _parse_row(row: Any, row_no: int) -> Case:
             f"{where}: columns 'icd10_code', 'diagnosis' and 'status' list different numbers "
             f"of diagnoses ({len(codes)}, {len(names)}, {len(statuses)})"
         )
+    alternatives = _acceptable(row.get(ACCEPTABLE), len(codes), where)
     gold = []
-    for code, name, status in zip(codes, names, statuses, strict=True):
+    for code, name, status, others in zip(codes, names, statuses, alternatives, strict=True):
         problem = code_problem(code)
         if problem is not None:
             raise DatasetError(f"{where}: column 'icd10_code': {problem}")
@@ -175,11 +183,55 @@ def _parse_row(row: Any, row_no: int) -> Case:
                 "icd10_code": icd10.normalize(code),
                 "diagnosis": name,
                 "status": status.strip().lower(),
+                ACCEPTABLE: others,
             }
         )
-    extra = {k: _jsonable(v) for k, v in row.items() if k not in REQUIRED_COLUMNS}
+    primary = {g["icd10_code"] for g in gold}
+    seen: set[str] = set()
+    for g in gold:
+        g[ACCEPTABLE] = [c for c in dict.fromkeys(g[ACCEPTABLE]) if c != g["icd10_code"]]
+        clash = sorted((set(g[ACCEPTABLE]) & primary) | (set(g[ACCEPTABLE]) & seen))
+        if clash:
+            raise DatasetError(
+                f"{where}: column {ACCEPTABLE!r}: {', '.join(clash)} belongs to another gold "
+                "diagnosis; an acceptable code must stand for exactly one"
+            )
+        seen.update(g[ACCEPTABLE])
+    skip = {*REQUIRED_COLUMNS, ACCEPTABLE}
+    extra = {k: _jsonable(v) for k, v in row.items() if k not in skip}
     case_id = str(extra.pop("id", f"row-{row_no}"))
     return Case(case_id, text, tuple(gold), extra)
+
+
+def _acceptable(value: Any, golds: int, where: str) -> list[list[str]]:
+    """Other acceptable codes for each gold diagnosis (normalised, checked)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return [[] for _ in range(golds)]
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(isinstance(v, list | tuple) for v in value)
+    ):
+        groups = [_as_list(v) for v in value]
+    elif golds == 1:
+        groups = [_as_list(value)]
+    else:
+        raise DatasetError(
+            f"{where}: column {ACCEPTABLE!r}: this case has {golds} gold diagnoses; give a list "
+            f"of {golds} lists (one per diagnosis, [] where there is none)"
+        )
+    if len(groups) != golds:
+        raise DatasetError(
+            f"{where}: column {ACCEPTABLE!r}: {len(groups)} list(s) for {golds} gold diagnoses"
+        )
+    for group in groups:
+        for code in group:
+            if icd10.lookup(code) is None:
+                raise DatasetError(
+                    f"{where}: column {ACCEPTABLE!r}: {code!r} is not an ICD-10-CM code; "
+                    "acceptable codes must be codes of the catalog"
+                )
+    return [[icd10.normalize(c) for c in group] for group in groups]
 
 
 def _as_list(value: Any) -> list[str]:

@@ -3,6 +3,10 @@
 Identity is the code (dot- and case-insensitive); status is the near-miss field. A correct code
 with the wrong status earns the code-identity scores but not coverage/precision, so a group of
 rollouts almost never ties and GRPO keeps a gradient.
+
+A gold diagnosis may list other acceptable codes (``acceptable_codes``): a recorded acceptable
+code is read as the gold code itself, so it earns full credit, and recording several of them
+counts once, exactly like recording the gold code twice (hedging gains nothing).
 """
 
 from __future__ import annotations
@@ -47,9 +51,14 @@ def _key(code: str, status: str) -> Key:
     return icd10.normalize(code), status.strip().lower()
 
 
-def score_diagnoses(recorded: Sequence[Key], gold: Sequence[Key]) -> DiagnosisScores:
-    """Score recorded (code, status) pairs against the gold pairs."""
-    rec = list(dict.fromkeys(_key(c, s) for c, s in recorded))
+def score_diagnoses(
+    recorded: Sequence[Key], gold: Sequence[Key], aliases: Mapping[str, str] | None = None
+) -> DiagnosisScores:
+    """Score recorded (code, status) pairs against the gold pairs; ``aliases`` maps each
+    acceptable code to the gold code it stands for."""
+    same = {icd10.normalize(k): icd10.normalize(v) for k, v in (aliases or {}).items()}
+    keys = (_key(c, s) for c, s in recorded)
+    rec = list(dict.fromkeys((same.get(code, code), status) for code, status in keys))
     gold_keys = list(dict.fromkeys(_key(c, s) for c, s in gold))
     gold_set, rec_set = set(gold_keys), set(rec)
     gold_codes, rec_codes = {c for c, _ in gold_keys}, {c for c, _ in rec}
@@ -88,7 +97,8 @@ def resolve_weights(weights: Mapping[str, float] | str | None) -> dict[str, floa
 def _scores(state: Any, info: Mapping[str, Any]) -> DiagnosisScores:
     records = state["clinical"]["recorded"]
     gold = [(g["icd10_code"], g["status"]) for g in info["gold"]]
-    return score_diagnoses([(r["icd10_code"], r["status"]) for r in records], gold)
+    aliases = {a: g["icd10_code"] for g in info["gold"] for a in g.get("acceptable_codes") or ()}
+    return score_diagnoses([(r["icd10_code"], r["status"]) for r in records], gold, aliases)
 
 
 def coverage_score(state: Any, info: Mapping[str, Any]) -> float:
