@@ -178,18 +178,18 @@ def _parse_row(row: Any, row_no: int) -> Case:
             raise DatasetError(f"{where}: column 'icd10_code': {problem}")
         if status.strip().lower() not in STATUSES:
             raise DatasetError(f"{where}: column 'status': {status!r} is not acute or chronic")
+        code = icd10.normalize(code)
         gold.append(
             {
-                "icd10_code": icd10.normalize(code),
+                "icd10_code": code,
                 "diagnosis": name,
                 "status": status.strip().lower(),
-                ACCEPTABLE: others,
+                ACCEPTABLE: [c for c in dict.fromkeys(others) if c != code],
             }
         )
     primary = {g["icd10_code"] for g in gold}
     seen: set[str] = set()
     for g in gold:
-        g[ACCEPTABLE] = [c for c in dict.fromkeys(g[ACCEPTABLE]) if c != g["icd10_code"]]
         clash = sorted((set(g[ACCEPTABLE]) & primary) | (set(g[ACCEPTABLE]) & seen))
         if clash:
             raise DatasetError(

@@ -107,14 +107,13 @@ class TextIndex:
         return known, lengths
 
     def needs_correction(self, word: str) -> bool:
+        """Long enough to judge, alphabetic, and known neither to the catalog nor the synonyms."""
         return len(word) >= MIN_FUZZY_LENGTH and word.isalpha() and not self._count(word)
-
-    def correct(self, word: str) -> str:
-        """``word`` if known or too short to judge, else the nearest known word (or itself)."""
-        return self._correct(word) if self.needs_correction(word) else word
 
     @cached_property
     def _correct(self) -> Callable[[str], str]:
+        """The nearest known word (or the word itself), memoised for the process."""
+
         @lru_cache(maxsize=CORRECTION_CACHE)
         def nearest(word: str) -> str:
             limit = 1 if len(word) <= 5 else 2
