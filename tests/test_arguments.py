@@ -30,3 +30,11 @@ def test_bad_values_name_the_argument(module):
         load(max_tool_rounds=-1)
     with pytest.raises(ValueError, match="max_calls_per_turn must be >= 1"):
         load(max_calls_per_turn=0)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_max_seq_len_from_prime_rl_reaches_the_environment(module):
+    """prime-rl passes its ``seq_len`` to classic environments as ``max_seq_len``."""
+    load = importlib.import_module(module).load_environment
+    args = {"dataset": "bundled"} if module == "set_diagnosis_tool_call" else {}
+    assert load(max_seq_len=4096, **args).max_seq_len == 4096

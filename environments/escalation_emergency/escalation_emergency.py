@@ -26,6 +26,7 @@ def load_environment(
     max_tool_rounds: int = 3,
     weights: dict[str, float] | None = None,
     max_calls_per_turn: int = 8,
+    max_seq_len: int | None = None,
 ) -> Any:
     """Build the environment.
 
@@ -37,6 +38,7 @@ def load_environment(
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"persistence_score": 0.6}.
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
+        max_seq_len: Token budget of a rollout, passed by prime-rl from its ``seq_len``.
     """
     require_classic_verifiers()
     from clinical_envs.envs.escalation import corpus_environment
@@ -49,4 +51,5 @@ def load_environment(
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,
         max_calls_per_turn=max_calls_per_turn,
+        max_seq_len=max_seq_len,
     )

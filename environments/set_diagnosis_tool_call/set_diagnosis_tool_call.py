@@ -30,6 +30,7 @@ def load_environment(
     tool_protocol: str = "both",
     system_prompt: str | None = None,
     max_calls_per_turn: int = 8,
+    max_seq_len: int | None = None,
 ) -> Any:
     """Build the environment.
 
@@ -43,6 +44,7 @@ def load_environment(
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         system_prompt: Replaces the task instructions (the tool-call format is still appended).
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
+        max_seq_len: Token budget of a rollout, passed by prime-rl from its ``seq_len``.
     """
     require_classic_verifiers()
     from clinical_envs.diagnosis.dataset import load_cases, split_cases
@@ -60,5 +62,6 @@ def load_environment(
         max_turns=max_turns,
         tool_protocol=tool_protocol,
         max_calls_per_turn=max_calls_per_turn,
+        max_seq_len=max_seq_len,
         system_prompt=SYSTEM_PROMPT if system_prompt is None else system_prompt,
     )
