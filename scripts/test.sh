@@ -9,7 +9,7 @@ echo "== ruff"
 ruff check .
 ruff format --check .
 echo "== scenario files"
-clinical-envs validate src/clinical_envs/data/scenarios
+clinical-envs validate scenarios
 echo "== pytest"
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 python -m pytest "$@"

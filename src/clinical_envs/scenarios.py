@@ -161,7 +161,22 @@ def load_corpus(
 
 def packaged_scenarios(corpus_dir: str) -> Path:
     """The scenario folder shipped with the package, e.g. ``packaged_scenarios("emergency")``."""
-    return Path(str(resources.files("clinical_envs") / "data" / "scenarios" / corpus_dir))
+    return scenarios_root() / corpus_dir
+
+
+def scenarios_root() -> Path:
+    """The corpora: copied into ``clinical_envs/data/scenarios`` when a wheel is built, read from
+    the checkout's top-level ``scenarios/`` (where contributors edit them) in a source install."""
+    packaged = Path(str(resources.files("clinical_envs") / "data" / "scenarios"))
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[2] / "scenarios"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(
+        f"scenario corpora not found in {packaged} or {checkout}; reinstall clinical-envs "
+        "(pip install clinical-envs, or pip install -e . in a checkout)"
+    )
 
 
 def select(
