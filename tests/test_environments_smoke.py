@@ -48,6 +48,10 @@ def test_pyproject_metadata(env_dir):
     assert meta["description"] and meta["tags"]
     assert any(d.startswith("verifiers>=0.2.0,<0.4") for d in meta["dependencies"])
     assert project["tool"]["verifiers"]["eval"]["num_examples"] > 0
+    # What `prime env push` reads from the folder alone.
+    assert meta["version"]
+    include = project["tool"]["hatch"]["build"]["include"]
+    assert set(include) >= {f"{env_dir.name}.py", "README.md", "pyproject.toml"}
 
 
 def test_readme_follows_the_template(env_dir):
