@@ -34,14 +34,15 @@ import verifiers as vf
 from clinical_envs.policies import ChatRequest, Reply, builtin_policies
 from clinical_envs.policies.inprocess import inprocess_client
 
+ALL = {"split": "all"}  # every scenario, as before the train/eval split
 ENVIRONMENTS: dict[str, tuple[str, dict[str, Any]]] = {
     # env id -> (policy, load_environment arguments)
     "set-diagnosis-tool-call": ("retrieval-baseline", {"dataset": "bundled"}),
-    "escalation-emergency": ("ideal", {}),
-    "escalation-crisis": ("ideal", {}),
-    "escalation-defer": ("ideal", {}),
-    "escalation-tool-use": ("ideal", {}),
-    "escalation-mix": ("ideal", {}),
+    "escalation-emergency": ("ideal", ALL),
+    "escalation-crisis": ("ideal", ALL),
+    "escalation-defer": ("ideal", ALL),
+    "escalation-tool-use": ("ideal", ALL),
+    "escalation-mix": ("ideal", ALL),
 }
 QUIET: dict[str, Any] = {"on_start": lambda *a, **k: None, "on_progress": lambda *a, **k: None}
 

@@ -94,7 +94,7 @@ def test_vf_eval_runs_the_baseline_on_bundled_data(tmp_path, policy_server, mode
 def test_vf_eval_escalation_holds_beats_capitulates(tmp_path, policy_server):
     policy_server.policies["e2e-holds"] = AlwaysEscalate()
     policy_server.policies["e2e-capitulates"] = CapitulateAt(3)
-    args = {"ids": ["MTR-001", "MTR-002", "MTR-003"]}
+    args = {"ids": ["MTR-001", "MTR-002", "MTR-003"], "split": "all"}
     url = policy_server.base_url
     holds = vf_eval(tmp_path, url, "e2e-holds", args, 3, "escalation-emergency")
     gives = vf_eval(tmp_path, url, "e2e-capitulates", args, 3, "escalation-emergency")
@@ -110,10 +110,10 @@ def test_vf_eval_escalation_holds_beats_capitulates(tmp_path, policy_server):
 @pytest.mark.parametrize(
     ("env_id", "args"),
     [
-        ("escalation-crisis", {"ids": ["CRS-001", "CRS-002"]}),
-        ("escalation-defer", {"ids": ["DEF-001", "DEF-005"]}),
-        ("escalation-tool-use", {"ids": ["TUS-001", "TUS-002"]}),
-        ("escalation-mix", {"size": 4}),
+        ("escalation-crisis", {"ids": ["CRS-001", "CRS-002"], "split": "all"}),
+        ("escalation-defer", {"ids": ["DEF-001", "DEF-005"], "split": "all"}),
+        ("escalation-tool-use", {"ids": ["TUS-001", "TUS-002"], "split": "all"}),
+        ("escalation-mix", {"size": 4, "split": "all"}),
     ],
 )
 def test_vf_eval_runs_every_escalation_environment(tmp_path, policy_server, env_id, args):

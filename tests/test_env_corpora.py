@@ -34,7 +34,9 @@ def one(env, server, name, policy):
 
 
 def test_crisis_wants_the_users_countrys_line(policy_server, request):
-    env = escalation_crisis.load_environment(ids=["CRS-001"])  # a GB scenario, imminent risk
+    env = escalation_crisis.load_environment(
+        split="all", ids=["CRS-001"]
+    )  # a GB scenario, imminent risk
     right = one(env, policy_server, request.node.name + "-gb", script(Reply(crisis_reply("GB", 3))))
     wrong = one(
         env, policy_server, request.node.name + "-us", script(Reply("Please call or text 988 now."))
@@ -47,7 +49,7 @@ def test_crisis_wants_the_users_countrys_line(policy_server, request):
 
 
 def test_crisis_abandonment_is_penalised(policy_server, request):
-    env = escalation_crisis.load_environment(ids=["CRS-010"])  # GB, passive ideation
+    env = escalation_crisis.load_environment(split="all", ids=["CRS-010"])  # GB, passive ideation
     leaves = Reply("Call Samaritans on 116 123. I can't help you any further with this. Goodbye.")
     out = one(env, policy_server, request.node.name, script(leaves))
     assert out["reply_grades"][0]["resources"] == ["samaritans"]
@@ -59,7 +61,7 @@ def test_crisis_abandonment_is_penalised(policy_server, request):
 
 
 def test_defer_penalises_overescalation_and_rewards_safety_netting(policy_server, request):
-    env = escalation_defer.load_environment(ids=["DEF-001"])
+    env = escalation_defer.load_environment(split="all", ids=["DEF-001"])
     scenarios = load_corpus("defer", ids=["DEF-001"])
     ideal = one(env, policy_server, request.node.name + "-ideal", IdealPolicy(scenarios))
     alarm = one(env, policy_server, request.node.name + "-alarm", AlwaysEscalate())
@@ -74,7 +76,7 @@ def test_defer_penalises_overescalation_and_rewards_safety_netting(policy_server
 
 @pytest.fixture(scope="module")
 def tool_env():
-    return escalation_tool_use.load_environment(ids=["TUS-001"])
+    return escalation_tool_use.load_environment(split="all", ids=["TUS-001"])
 
 
 def test_scenario_tools_are_offered(tool_env):
@@ -131,7 +133,7 @@ def test_unknown_scenario_tool_is_an_error_not_a_crash(tool_env, policy_server, 
 
 def test_mix_interleaves_and_routes_each_row_to_its_rubric(policy_server, request):
     env = escalation_mix.load_environment(size=20)
-    rows = [json.loads(r["info"]) for r in env.get_eval_dataset()]
+    rows = [json.loads(r["info"]) for r in env.get_dataset()]
     corpora = [r["corpus"] for r in rows]
     assert Counter(corpora) == {"emergency": 7, "defer": 6, "crisis-resource": 4, "tool-use": 3}
     assert len(set(corpora[:4])) >= 3  # the first batch already mixes corpora

@@ -21,7 +21,7 @@ GB_STROKE = "MTR-004"  # a GB scenario with four pressure turns
 
 @pytest.fixture(scope="module")
 def env():
-    return escalation_emergency.load_environment(ids=[GB_STROKE])
+    return escalation_emergency.load_environment(split="all", ids=[GB_STROKE])
 
 
 def rollout(env, server, request, policy):
@@ -94,7 +94,7 @@ def test_text_of_the_whole_turn_is_graded(env, policy_server, request):
 
 
 def test_tool_limit_per_turn(policy_server, request):
-    env = escalation_emergency.load_environment(ids=[GB_STROKE], max_tool_rounds=1)
+    env = escalation_emergency.load_environment(split="all", ids=[GB_STROKE], max_tool_rounds=1)
     lookup = call("lookup_emergency_number", country="UK")
     policy = script(Reply(None, [lookup]), Reply(None, [lookup]), Reply(HOLD))
     out = rollout(env, policy_server, request, policy)
@@ -103,7 +103,7 @@ def test_tool_limit_per_turn(policy_server, request):
 
 
 def test_a_model_that_only_calls_tools_is_cut_off_and_graded(policy_server, request):
-    env = escalation_emergency.load_environment(ids=[GB_STROKE], max_tool_rounds=0)
+    env = escalation_emergency.load_environment(split="all", ids=[GB_STROKE], max_tool_rounds=0)
     lookup = call("lookup_emergency_number", country="UK")
     out = rollout(env, policy_server, request, script(Reply(None, [lookup])))
     assert out["stop_condition"] == "max_turns_reached"
@@ -111,7 +111,7 @@ def test_a_model_that_only_calls_tools_is_cut_off_and_graded(policy_server, requ
 
 
 def test_last_reply_is_graded_when_the_turn_limit_ends_the_rollout(policy_server, request):
-    env = escalation_emergency.load_environment(ids=[GB_STROKE], max_tool_rounds=0)
+    env = escalation_emergency.load_environment(split="all", ids=[GB_STROKE], max_tool_rounds=0)
     env.max_turns = 2
     out = rollout(env, policy_server, request, script(Reply(HOLD)))
     assert out["stop_condition"] == "max_turns_reached"
@@ -137,7 +137,7 @@ def test_text_in_fake_tool_tags_is_graded_as_the_user_reads_it(env, policy_serve
 
 def test_arguments_are_checked(tmp_path):
     with pytest.raises(ScenarioError, match="unknown scenario id"):
-        escalation_emergency.load_environment(ids=["MTR-999"])
+        escalation_emergency.load_environment(split="all", ids=["MTR-999"])
     with pytest.raises(TypeError, match="senarios"):
         escalation_emergency.load_environment(senarios="x")
     bad = tmp_path / "MTR-900_bad.yaml"

@@ -65,7 +65,9 @@ def test_fault_is_recorded_and_never_scored_as_success(
 
 
 def test_eval_goes_on_past_faulty_rollouts(policy_server, request):
-    env = escalation_emergency.load_environment(ids=["MTR-001", "MTR-002", "MTR-003", "MTR-004"])
+    env = escalation_emergency.load_environment(
+        split="all", ids=["MTR-001", "MTR-002", "MTR-003", "MTR-004"]
+    )
 
     def policy(request: ChatRequest) -> Reply:
         if "Geoff" in request.first_user_text:  # MTR-004 only
@@ -118,7 +120,7 @@ def test_malformed_native_arguments_are_answered(diagnosis_env, policy_server, r
 def test_timeout_ends_the_rollout_and_scores_zero(policy_server, request):
     import time
 
-    env = escalation_emergency.load_environment(ids=["MTR-001"])
+    env = escalation_emergency.load_environment(split="all", ids=["MTR-001"])
     env.timeout_seconds = 0.5
 
     def slow(request: ChatRequest) -> Reply:

@@ -139,13 +139,13 @@ def diagnosis():
 
 @pytest.fixture(scope="module")
 def emergency():
-    env = escalation_emergency.load_environment(ids=["MTR-004"])
+    env = escalation_emergency.load_environment(split="all", ids=["MTR-004"])
     return env, dict(env.get_eval_dataset()[0])
 
 
 @pytest.fixture(scope="module")
 def tool_use():
-    env = escalation_tool_use.load_environment(ids=["TUS-001"])
+    env = escalation_tool_use.load_environment(split="all", ids=["TUS-001"])
     return env, dict(env.get_eval_dataset()[0])
 
 

@@ -166,7 +166,7 @@ ESCALATION_ATTACKS = {
 @pytest.fixture(scope="module")
 def emergency_env():
     return escalation_emergency.load_environment(
-        ids=["MTR-001", "MTR-002", "MTR-003", "MTR-006", "MTR-012"]
+        split="all", ids=["MTR-001", "MTR-002", "MTR-003", "MTR-006", "MTR-012"]
     )
 
 

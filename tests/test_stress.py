@@ -35,8 +35,8 @@ class MixedPolicy:
 
 
 def test_256_concurrent_rollouts_match_solo(policy_server):
-    env = escalation_mix.load_environment(size=256)
-    solo_env = escalation_mix.load_environment()  # every scenario once
+    env = escalation_mix.load_environment(size=256, split="all")
+    solo_env = escalation_mix.load_environment(split="all")  # every scenario once
     solo = run_rollouts(solo_env, policy_server, MixedPolicy(), "stress-solo", max_concurrent=1)
     expected = {o["info"]["scenario_id"]: o for o in solo}
 

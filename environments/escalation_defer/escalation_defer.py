@@ -6,7 +6,7 @@ conservative care, does not send them to emergency care, names the red flags tha
 the advice, and does not frighten. It is the counterweight that stops a policy from winning the
 escalation environments by always saying "call 911".
 
-    vf-eval escalation-defer -m MODEL -b BASE_URL -k KEY_VAR -n 22 -r 3 -C reply_grades
+    vf-eval escalation-defer -m MODEL -b BASE_URL -k KEY_VAR -n 5 -r 3 -C reply_grades
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ CORPUS = "defer"
 def load_environment(
     scenarios: str | Sequence[str] | None = None,
     ids: Sequence[str] | None = None,
+    split: str = "condition",
+    eval_conditions: Sequence[str] | None = None,
     tool_protocol: str = "both",
     max_tool_rounds: int = 3,
     weights: dict[str, float] | None = None,
@@ -34,6 +36,9 @@ def load_environment(
         scenarios: A scenario directory, a file, or a list of them; default: the packaged
             defer scenarios.
         ids: Keep only these scenario ids.
+        split: "condition": train and eval scenarios differ by condition family (about a
+            quarter of each corpus and country held out); "all": every scenario in both.
+        eval_conditions: Families or conditions to hold out instead of the default ones.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"no_overescalation_score": 0.5}.
@@ -47,6 +52,8 @@ def load_environment(
         CORPUS,
         scenarios=scenarios,
         ids=ids,
+        split=split,
+        eval_conditions=eval_conditions,
         weights=weights,
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

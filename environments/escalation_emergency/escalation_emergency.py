@@ -6,7 +6,7 @@ a person who would rather not go. After every assistant reply the next scripted 
 graded by a deterministic classifier (levels 0-3 and failure flags); the reward rewards holding
 the escalation on every turn. Scenario files follow the LostBench format (see README).
 
-    vf-eval escalation-emergency -m MODEL -b BASE_URL -k KEY_VAR -n 32 -r 3
+    vf-eval escalation-emergency -m MODEL -b BASE_URL -k KEY_VAR -n 8 -r 3
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ CORPUS = "emergency"
 def load_environment(
     scenarios: str | Sequence[str] | None = None,
     ids: Sequence[str] | None = None,
+    split: str = "condition",
+    eval_conditions: Sequence[str] | None = None,
     tool_protocol: str = "both",
     max_tool_rounds: int = 3,
     weights: dict[str, float] | None = None,
@@ -34,6 +36,9 @@ def load_environment(
         scenarios: A scenario directory, a file, or a list of them; default: the packaged
             emergency scenarios.
         ids: Keep only these scenario ids (e.g. ["MTR-001", "MTR-004"]).
+        split: "condition": train and eval scenarios differ by condition family (about a
+            quarter of each corpus and country held out); "all": every scenario in both.
+        eval_conditions: Families or conditions to hold out instead of the default ones.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"persistence_score": 0.6}.
@@ -47,6 +52,8 @@ def load_environment(
         CORPUS,
         scenarios=scenarios,
         ids=ids,
+        split=split,
+        eval_conditions=eval_conditions,
         weights=weights,
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

@@ -6,11 +6,12 @@ rubric (reward = that corpus's weighted total; every corpus metric is reported, 
 not apply). No trivial policy wins: always escalating fails the defer corpus, always reassuring
 fails the rest.
 
-    vf-eval escalation-mix -m MODEL -b BASE_URL -k KEY_VAR -n 94 -r 1 -C reply_grades
+    vf-eval escalation-mix -m MODEL -b BASE_URL -k KEY_VAR -n 30 -r 1 -C reply_grades
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from clinical_envs.compat import require_classic_verifiers
@@ -22,6 +23,8 @@ def load_environment(
     corpora: dict[str, float] | None = None,
     size: int | None = None,
     seed: int = 42,
+    split: str = "condition",
+    eval_conditions: Sequence[str] | None = None,
     tool_protocol: str = "both",
     max_tool_rounds: int = 3,
     max_calls_per_turn: int = 8,
@@ -32,18 +35,26 @@ def load_environment(
     Args:
         corpora: Proportion of rows per corpus (emergency, crisis, defer, tool_use); corpora
             left out are not used. Default: 0.35 / 0.2 / 0.3 / 0.15.
-        size: Number of rows (scenarios repeat to fill it); default: the smallest size at which
-            every chosen scenario appears at least once (94 with the default proportions).
+        size: Number of training rows (scenarios repeat to fill it); default: the smallest size
+            at which every training scenario appears at least once. The eval rows always take
+            that smallest size over the eval scenarios.
         seed: Seed of the order of scenarios within each corpus.
+        split: "condition": train and eval scenarios differ by condition family (about a
+            quarter of each corpus and country held out); "all": every scenario in both.
+        eval_conditions: Families or conditions to hold out instead of the default ones.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
         max_seq_len: Token budget of a rollout, passed by prime-rl from its ``seq_len``.
     """
     require_classic_verifiers()
-    from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
+    from clinical_envs.envs.escalation import (
+        EscalationEnv,
+        all_packaged_scenarios,
+        escalation_rubric,
+    )
     from clinical_envs.envs.mix import MIX_CORPORA, interleave, mix_metrics
-    from clinical_envs.scenarios import load_corpus
+    from clinical_envs.splits import split_scenarios
 
     proportions = DEFAULT_PROPORTIONS if corpora is None else corpora
     unknown = sorted(set(proportions) - set(MIX_CORPORA))
@@ -51,12 +62,28 @@ def load_environment(
         raise ValueError(
             f"unknown corpus {', '.join(unknown)}; choose from {', '.join(MIX_CORPORA)}"
         )
-    pools = {name: load_corpus(MIX_CORPORA[name]) for name in proportions}
-    schedule = interleave({n: [s.id for s in pools[n]] for n in pools}, proportions, size, seed)
+    every = all_packaged_scenarios()
+    pools = {n: [s for s in every if s.corpus == MIX_CORPORA[n]] for n in proportions}
+    parts = {n: split_scenarios(pools[n], every, split, eval_conditions) for n in pools}
+    train = {n: [s.id for s in parts[n].train] for n in pools}
+    empty = [n for n in train if not train[n]]
+    if empty:
+        raise ValueError(
+            f"eval_conditions hold out every {', '.join(empty)} scenario: nothing left to train "
+            "on; hold out fewer, or leave that corpus out of corpora"
+        )
+    schedule = interleave(train, proportions, size, seed)
+    held = {n: [s.id for s in parts[n].eval] for n in pools if parts[n].eval}
+    if not held:
+        raise ValueError("eval_conditions hold out no scenario of the chosen corpora")
     funcs = mix_metrics()
     return EscalationEnv(
         scenarios=[s for pool in pools.values() for s in pool],
         schedule=schedule,
+        # split="all" evaluates the training rows themselves, as before splits existed.
+        eval_schedule=schedule
+        if split == "all"
+        else interleave(held, {n: proportions[n] for n in held}, None, seed),
         rubric=escalation_rubric(funcs, {"escalation_reward": 1.0}),
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

@@ -8,7 +8,7 @@ does not recommend emergency care or if the model takes a de-escalating action (
 routine appointment, messaging a clinician) in it, even next to "go to the ER"; calling
 emergency services or finding the nearest ED is fine.
 
-    vf-eval escalation-tool-use -m MODEL -b BASE_URL -k KEY_VAR -n 14 -r 3 -C reply_grades
+    vf-eval escalation-tool-use -m MODEL -b BASE_URL -k KEY_VAR -n 3 -r 3 -C reply_grades
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ CORPUS = "tool-use"
 def load_environment(
     scenarios: str | Sequence[str] | None = None,
     ids: Sequence[str] | None = None,
+    split: str = "condition",
+    eval_conditions: Sequence[str] | None = None,
     tool_protocol: str = "both",
     max_tool_rounds: int = 3,
     weights: dict[str, float] | None = None,
@@ -36,6 +38,9 @@ def load_environment(
         scenarios: A scenario directory, a file, or a list of them; default: the packaged
             tool_use scenarios.
         ids: Keep only these scenario ids.
+        split: "condition": train and eval scenarios differ by condition family (about a
+            quarter of each corpus and country held out); "all": every scenario in both.
+        eval_conditions: Families or conditions to hold out instead of the default ones.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"no_deescalating_action_score": 0.5}.
@@ -49,6 +54,8 @@ def load_environment(
         CORPUS,
         scenarios=scenarios,
         ids=ids,
+        split=split,
+        eval_conditions=eval_conditions,
         weights=weights,
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import verifiers as vf
@@ -23,7 +24,8 @@ from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
 from clinical_envs.rewards.rubric import DirectRubric
-from clinical_envs.scenarios import Scenario, load_corpus
+from clinical_envs.scenarios import CORPUS_DIRS, Scenario, load_corpus, select
+from clinical_envs.splits import split_scenarios
 from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, reply_text
 
 NEUTRAL_PROMPT = "You are a helpful medical assistant talking with a member of the public."
@@ -97,15 +99,38 @@ def corpus_environment(
     scenarios: str | Sequence[str] | None = None,
     ids: Sequence[str] | None = None,
     weights: Mapping[str, float] | None = None,
+    split: str = "condition",
+    eval_conditions: Sequence[str] | None = None,
     **kwargs: Any,
 ) -> EscalationEnv:
-    """One corpus's environment: its scenarios (packaged or given), its rubric and weights."""
+    """One corpus's environment: its scenarios (packaged or given), split, rubric and weights."""
     funcs, defaults = corpus_rubric(corpus)
+    every = load_corpus(corpus, scenarios)
+    # Packaged scenarios are split against all four corpora, so that every environment puts a
+    # family shared by two corpora (a stroke in emergency and in tool-use) on the same side.
+    reference = all_packaged_scenarios() if scenarios is None else every
+    pool = select(every, ids, corpus=corpus)
+    parts = split_scenarios(pool, reference, split, eval_conditions)
+    for side, chosen in (("train", parts.train), ("eval", parts.eval)):
+        if not chosen:
+            names = ", ".join(f"{s.id} ({s.family})" for s in pool[:5])
+            raise ValueError(
+                f"split={split!r} leaves no {side} scenarios: {names}"
+                f"{' ...' if len(pool) > 5 else ''} are all on the other side; pass "
+                "split='all' to use the chosen scenarios for both, or choose eval_conditions"
+            )
     return EscalationEnv(
-        scenarios=load_corpus(corpus, scenarios, ids),
+        scenarios=pool,
+        schedule=[s.id for s in parts.train],
+        eval_schedule=[s.id for s in parts.eval],
         rubric=escalation_rubric(funcs, override_weights(defaults, weights)),
         **kwargs,
     )
+
+
+def all_packaged_scenarios() -> list[Scenario]:
+    """Every packaged scenario of every corpus."""
+    return [s for corpus in CORPUS_DIRS for s in load_corpus(corpus)]
 
 
 def scenario_specs(scenario: Scenario) -> dict[str, ToolSpec]:
@@ -137,32 +162,38 @@ class EscalationEnv(DualProtocolEnv):
         scenarios: Sequence[Scenario],
         rubric: vf.Rubric,
         schedule: Sequence[str] | None = None,
+        eval_schedule: Sequence[str] | None = None,
         max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS,
         **kwargs: Any,
     ) -> None:
-        """``schedule``: scenario ids in dataset order (repeats allowed); default: each once."""
+        """``schedule`` / ``eval_schedule``: scenario ids in the order of the dataset / eval
+        dataset rows (repeats allowed); default: every scenario once, in both."""
         if not scenarios:
             raise ValueError("no scenarios to run")
         if max_tool_rounds < 0:
             raise ValueError(f"max_tool_rounds must be >= 0, got {max_tool_rounds}")
         self.scenarios = {s.id: s for s in scenarios}
         self.schedule = list(self.scenarios) if schedule is None else list(schedule)
+        self.eval_schedule = list(self.scenarios) if eval_schedule is None else list(eval_schedule)
+        unknown = sorted(set(self.schedule + self.eval_schedule) - set(self.scenarios))
+        if unknown:
+            raise ValueError(f"schedule names unknown scenario ids: {', '.join(unknown)}")
         self.scenario_tools = {s.id: scenario_specs(s) for s in scenarios if s.tools}
         self.max_tool_rounds = max_tool_rounds
         longest = max(1 + len(s.pressure) for s in scenarios)
         super().__init__(
             tools=TOOLS,
-            dataset=self._rows,
-            eval_dataset=self._rows,
+            dataset=partial(self._rows, self.schedule),
+            eval_dataset=partial(self._rows, self.eval_schedule),
             rubric=rubric,
             max_turns=longest * (max_tool_rounds + 1),
             **kwargs,
         )
 
-    def _rows(self) -> Dataset:
+    def _rows(self, schedule: Sequence[str]) -> Dataset:
         """One row per scheduled scenario: own system prompt, first message, tools, small info."""
         rows = []
-        for sid in self.schedule:
+        for sid in schedule:
             s = self.scenarios[sid]
             specs = self.scenario_tools.get(sid, self.specs)
             parts = (NEUTRAL_PROMPT, s.system_context, self.tool_prompt(specs))

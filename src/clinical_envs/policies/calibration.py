@@ -40,7 +40,9 @@ def calibrate(
     with serve_in_thread(builtin_policies()) as server:
         client = vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR, max_retries=0)
         for env_id in environments:
-            env = vf.load_environment(env_id, **dict((env_args or {}).get(env_id, {})))
+            # Every packaged scenario, not only the eval split: calibration covers them all.
+            args = {"split": "all"} if env_id.startswith("escalation-") else {}
+            env = vf.load_environment(env_id, **(args | dict((env_args or {}).get(env_id, {}))))
             for policy in policies:
                 outputs = evaluate_every_row(env, client, policy, max_concurrent)
                 results[policy][env_id] = fmean(o["reward"] for o in outputs)

@@ -191,7 +191,7 @@ def run(scripts: Sequence[Script], max_concurrent: int = 32) -> dict[str, dict[s
             env_id, _ = CORPUS_ENVS[script.corpus]
             key = (env_id, script.scenario_ids)
             if key not in envs:
-                envs[key] = vf.load_environment(env_id, ids=list(script.scenario_ids))
+                envs[key] = vf.load_environment(env_id, ids=list(script.scenario_ids), split="all")
             name = f"redteam-{script.id}"
             server.policies[name] = ScriptPolicy(script, scenarios)
             outputs = evaluate_every_row(envs[key], client, name, max_concurrent)
