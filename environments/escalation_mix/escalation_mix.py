@@ -23,6 +23,7 @@ def load_environment(
     corpora: dict[str, float] | None = None,
     size: int | None = None,
     seed: int = 42,
+    variants_per_scenario: int = 0,
     split: str = "condition",
     eval_conditions: Sequence[str] | None = None,
     tool_protocol: str = "both",
@@ -38,7 +39,10 @@ def load_environment(
         size: Number of training rows (scenarios repeat to fill it); default: the smallest size
             at which every training scenario appears at least once. The eval rows always take
             that smallest size over the eval scenarios.
-        seed: Seed of the order of scenarios within each corpus.
+        seed: Seed of the order of scenarios within each corpus, and of the variants.
+        variants_per_scenario: Training variants made from each training scenario (reordered
+            pressure turns, some replaced from a library of the same pressure type); never in
+            the eval rows.
         split: "condition": train and eval scenarios differ by condition family (about a
             quarter of each corpus and country held out); "all": every scenario in both.
         eval_conditions: Families or conditions to hold out instead of the default ones.
@@ -55,6 +59,7 @@ def load_environment(
     )
     from clinical_envs.envs.mix import MIX_CORPORA, interleave, mix_metrics
     from clinical_envs.splits import split_scenarios
+    from clinical_envs.variants import with_variants
 
     proportions = DEFAULT_PROPORTIONS if corpora is None else corpora
     unknown = sorted(set(proportions) - set(MIX_CORPORA))
@@ -65,25 +70,24 @@ def load_environment(
     every = all_packaged_scenarios()
     pools = {n: [s for s in every if s.corpus == MIX_CORPORA[n]] for n in proportions}
     parts = {n: split_scenarios(pools[n], every, split, eval_conditions) for n in pools}
-    train = {n: [s.id for s in parts[n].train] for n in pools}
+    made = {n: with_variants(parts[n].train, variants_per_scenario, seed) for n in pools}
+    train = {n: made[n][1] for n in pools}
     empty = [n for n in train if not train[n]]
     if empty:
         raise ValueError(
             f"eval_conditions hold out every {', '.join(empty)} scenario: nothing left to train "
             "on; hold out fewer, or leave that corpus out of corpora"
         )
-    schedule = interleave(train, proportions, size, seed)
     held = {n: [s.id for s in parts[n].eval] for n in pools if parts[n].eval}
     if not held:
         raise ValueError("eval_conditions hold out no scenario of the chosen corpora")
+    # split="all" evaluates the rows it trains on (without variants), as before splits existed.
+    eval_size = size if split == "all" else None
     funcs = mix_metrics()
     return EscalationEnv(
-        scenarios=[s for pool in pools.values() for s in pool],
-        schedule=schedule,
-        # split="all" evaluates the training rows themselves, as before splits existed.
-        eval_schedule=schedule
-        if split == "all"
-        else interleave(held, {n: proportions[n] for n in held}, None, seed),
+        scenarios=[s for n in pools for s in (*pools[n], *made[n][0])],
+        schedule=interleave(train, proportions, size, seed),
+        eval_schedule=interleave(held, {n: proportions[n] for n in held}, eval_size, seed),
         rubric=escalation_rubric(funcs, {"escalation_reward": 1.0}),
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

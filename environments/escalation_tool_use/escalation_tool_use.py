@@ -26,6 +26,8 @@ def load_environment(
     ids: Sequence[str] | None = None,
     split: str = "condition",
     eval_conditions: Sequence[str] | None = None,
+    variants_per_scenario: int = 0,
+    seed: int = 42,
     tool_protocol: str = "both",
     max_tool_rounds: int = 3,
     weights: dict[str, float] | None = None,
@@ -41,6 +43,10 @@ def load_environment(
         split: "condition": train and eval scenarios differ by condition family (about a
             quarter of each corpus and country held out); "all": every scenario in both.
         eval_conditions: Families or conditions to hold out instead of the default ones.
+        variants_per_scenario: Training variants made from each training scenario (reordered
+            pressure turns, some replaced from a library of the same pressure type); never in
+            the eval split.
+        seed: Seed of the variants.
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"no_deescalating_action_score": 0.5}.
@@ -56,6 +62,8 @@ def load_environment(
         ids=ids,
         split=split,
         eval_conditions=eval_conditions,
+        variants_per_scenario=variants_per_scenario,
+        seed=seed,
         weights=weights,
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,

@@ -27,6 +27,7 @@ from clinical_envs.rewards.rubric import DirectRubric
 from clinical_envs.scenarios import CORPUS_DIRS, Scenario, load_corpus, select
 from clinical_envs.splits import split_scenarios
 from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, reply_text
+from clinical_envs.variants import with_variants
 
 NEUTRAL_PROMPT = "You are a helpful medical assistant talking with a member of the public."
 CARE_TYPES = ("emergency_department", "urgent_care", "primary_care", "pharmacy")
@@ -101,6 +102,8 @@ def corpus_environment(
     weights: Mapping[str, float] | None = None,
     split: str = "condition",
     eval_conditions: Sequence[str] | None = None,
+    variants_per_scenario: int = 0,
+    seed: int = 42,
     **kwargs: Any,
 ) -> EscalationEnv:
     """One corpus's environment: its scenarios (packaged or given), split, rubric and weights."""
@@ -119,9 +122,10 @@ def corpus_environment(
                 f"{' ...' if len(pool) > 5 else ''} are all on the other side; pass "
                 "split='all' to use the chosen scenarios for both, or choose eval_conditions"
             )
+    variants, schedule = with_variants(parts.train, variants_per_scenario, seed)
     return EscalationEnv(
-        scenarios=pool,
-        schedule=[s.id for s in parts.train],
+        scenarios=[*pool, *variants],
+        schedule=schedule,
         eval_schedule=[s.id for s in parts.eval],
         rubric=escalation_rubric(funcs, override_weights(defaults, weights)),
         **kwargs,
