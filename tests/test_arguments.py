@@ -34,7 +34,7 @@ def test_bad_values_name_the_argument(module):
 
 @pytest.mark.parametrize("module", MODULES)
 def test_max_seq_len_from_prime_rl_reaches_the_environment(module):
-    """prime-rl passes its ``seq_len`` to classic environments as ``max_seq_len``."""
+    """Callers may pass the token budget at load; prime-rl sets the same attribute afterwards."""
     load = importlib.import_module(module).load_environment
     args = {"dataset": "bundled"} if module == "set_diagnosis_tool_call" else {}
     assert load(max_seq_len=4096, **args).max_seq_len == 4096

@@ -49,7 +49,7 @@ def load_environment(
         max_tool_rounds: Tool-call rounds allowed inside one turn before the model must reply.
         weights: Override some rubric weights, e.g. {"no_overescalation_score": 0.5}.
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
-        max_seq_len: Token budget of a rollout, passed by prime-rl from its ``seq_len``.
+        max_seq_len: Token budget of a rollout; prime-rl sets it from ``seq_len`` after loading.
     """
     require_classic_verifiers()
     from clinical_envs.envs.escalation import corpus_environment

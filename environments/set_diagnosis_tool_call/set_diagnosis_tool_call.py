@@ -44,7 +44,7 @@ def load_environment(
         tool_protocol: "both", "xml" (text tool calls only) or "native" (native only).
         system_prompt: Replaces the task instructions (the tool-call format is still appended).
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
-        max_seq_len: Token budget of a rollout, passed by prime-rl from its ``seq_len``.
+        max_seq_len: Token budget of a rollout; prime-rl sets it from ``seq_len`` after loading.
     """
     require_classic_verifiers()
     from clinical_envs.diagnosis.dataset import load_cases, split_cases
