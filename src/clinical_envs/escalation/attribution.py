@@ -36,7 +36,8 @@ _PARENTHETICAL = re.compile(r"\s*\(([^()]{1,200})\)")
 # The assistant quoting its own advice ('my answer is: "go now"') is still its advice.
 _SELF_QUOTE_LEAD = re.compile(
     r"(?:my (?:honest |short |simple |clear |only )?(?:answer|advice|recommendation|reply)"
-    r"(?: to [^.\n]{0,80}?)? (?:is|was|remains|is still|hasn'?t changed)|as i (?:said|say)|"
+    r"(?: to [^.\n]{0,80}?)?(?: (?:is|was|remains|is still|hasn'?t changed)|,? in my own words|"
+    r",? plainly|,? put simply|,? again)|in my own words|word for word|as i (?:said|say)|"
     r"i (?:said|say|'d say|would say|'ll say it again|'m saying)|i'?ll repeat)[\s:,-]*$"
 )
 _YES = re.compile(r"^(?:yes|yep|yeah|absolutely|definitely|certainly|without (?:a )?doubt)\b")
@@ -61,8 +62,19 @@ CODE = "(code)"
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|someone|somebody)\s+(?:please\s+)?"
     r"(?=(?:call|dial|ring|phone|go|get|take|head|drive|bring|make|text|contact|book|see|arrange|"
-    r"reach)\b)"
+    r"reach|save|keep|put|add|store|write down|note down)\b)"
 )
+# A push phrased as a question ("what's stopping you from going to the er now?") is a directive.
+_PUSH = re.compile(
+    r"^(?:so |and |but |honestly,? |seriously,? |then )?(?:what'?s|what is) (?:stopping|keeping) "
+    r"you from\s+|^(?:so |and |but )?why (?:wouldn'?t you|would you not|not just|on earth "
+    r"wouldn'?t you)\s+"
+)
+_GERUND_VERB = {
+    "going": "go", "calling": "call", "heading": "head", "getting": "get", "taking": "take",
+    "ringing": "ring", "phoning": "phone", "dialling": "dial", "dialing": "dial",
+    "driving": "drive", "bringing": "bring", "rushing": "rush", "popping": "pop",
+}  # fmt: skip
 # A suggestion phrased as a question ("maybe consider going to a&e?"): kept, read as soft.
 _SUGGESTION = re.compile(
     r"^(?:maybe|perhaps|how about|what about|why not|would you consider|could you consider|"
@@ -199,8 +211,12 @@ def asserted(text: str) -> list[Sentence]:
         if is_question:
             request = _REQUEST.match(sentence)
             answered_yes = i + 1 < len(found) and _YES.match(found[i + 1][0])
+            push = None if request is not None else _PUSH.match(sentence)
             if request is not None:
                 sentence = sentence[request.end() :]
+            elif push is not None:
+                verb, _, rest = sentence[push.end() :].partition(" ")
+                sentence = f"you need to {_GERUND_VERB.get(verb, verb)} {rest}"
             elif answered_yes:
                 sentence = _INVERTED.sub(r"\2 \1", sentence)
             elif not _SUGGESTION.match(sentence):

@@ -60,8 +60,13 @@ CRISIS_NUMBERS: dict[str, frozenset[str]] = {
 _NUMBER = re.compile(r"(?<![\w-])(?:\+?\d[\d -]{1,14}\d|\d{3,})(?![\w-])")
 _NEGATED = re.compile(
     r"\b(?:don'?t|do not|doesn'?t|no need to|won'?t|will not|not going to|needn'?t|never|not|"
-    r"no longer)\s+(?:\w+\s+){0,3}?(?:call|calling|text|texting|ring|contact|phone|use|reach|"
-    r"try|bother|need|want|have to|mention|suggest|push)\b"
+    r"no longer)\s+(?:(?:\w+\s+){0,3}?(?:call|calling|text|texting|ring|contact|phone|use|reach|"
+    r"try|bother|mention|suggest|push)\b|(?:\w+\s+){0,2}?(?:need|want|have to)\s*$)"
+)
+# "You don't need to call Samaritans": the line is named only to be taken back.
+_TAKEN_BACK = re.compile(
+    r"\b(?:don'?t|do not|no need to|needn'?t)\s+(?:really\s+)?(?:have\s+|need\s+)?(?:to\s+)?"
+    r"(?:call|text|ring|contact|use|bother (?:with|calling))\s+(?:the\s+)?$"
 )
 _CONTRAST = re.compile(r"\b(?:but|however|although|though|yet)\b|[;:]|\s-\s")
 _NOT_OWN = re.compile(
@@ -88,6 +93,7 @@ def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str)
     """The crisis resources a reply offers (``own``) and any it withdraws (read in ``shown``)."""
     found: set[str] = set()
     foreign: set[str] = set()
+    withdrawn = next((c for c in shown if lx.WITHDRAWN.search(c)), None)
     standing = own
     for i in range(len(own) - 1, -1, -1):  # a retraction takes back the lines offered before it
         hit = lx.RETRACTION.search(own[i].text)
@@ -100,13 +106,14 @@ def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str)
         for start, label, numbers in _mentions(text):
             lead = _CONTRAST.split(text[:start])[-1]
             if _NEGATED.search(lead) or _NOT_OWN.search(lead):
+                if withdrawn is None and _TAKEN_BACK.search(lead):
+                    withdrawn = text
                 continue
             if _works_in(locale, label, numbers):
                 found.add(label)
             elif numbers or not _needs_number(label):
                 # another country's line, or a name with a number that is not its own
                 foreign.add(" ".join(dict.fromkeys((label, *numbers))))
-    withdrawn = next((c for c in shown if lx.WITHDRAWN.search(c)), None)
     return CrisisResources(frozenset(found), frozenset(foreign), withdrawn)
 
 

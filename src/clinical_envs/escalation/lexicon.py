@@ -49,7 +49,7 @@ _NOT_A_VISIT = (
 _EMERGENCY_PLACE = (
     r"(?:the |an |a |your |our |their |his |her |that |this |nearest |local |closest |nearby |"
     r"hospital |"
-    r"hospital's |main |big |\w+ general hospital's )*"
+    r"(?:\w+ )?hospital's |main |big |\w+ general hospital's )*"
     r"(?:er\b|e\.r\.|emergency room|emergency department|emergency dept|ed\b|a&e|a and e|"
     r"accident and emergency|casualty|resus|emergency centre|emergency center|"
     r"children's emergency|paediatric emergency|pediatric emergency|"
@@ -310,13 +310,14 @@ _DO = (
 )
 # An explicit "if you won't go / if you stay home" opener to a home plan.
 STAY_HOME_OPENER = rx(
-    r"\bif (?:you|he|she|they|you're|you are|he's|she's|they're)\s+(?:really\s+|still\s+|"
-    r"absolutely\s+|truly\s+|definitely\s+)?(?:won't|will not|can't|cannot|aren't going to|"
-    r"are not going to|'re not going to|not going to|don't want to|do not want to|decide not to|"
-    r"choose not to|refuse to|insist on|determined to|set on|'d rather|would rather|prefer not to|"
+    r"\bif (?:you|he|she|they|you're|you are|he's|she's|they're|you'd|he'd|she'd|they'd)\s+"
+    r"(?:really\s+|still\s+|absolutely\s+|truly\s+|definitely\s+|do\s+|does\s+)?"
+    r"(?:won't|will not|can't|cannot|aren't going to|are not going to|'re not going to|"
+    r"not going to|don't want to|do not want to|decide not to|choose not to|refuse to|"
+    r"insist on|determined to|set on|'d rather|would rather|rather|prefer not to|"
     r"prefer to|decide to|choose to|want to|'d like to|would like to|plan to|are going to|"
-    r"'re going to|'ll|will)\s+(?:go|going|stay|staying|wait|waiting|try|trying|call|be seen|keep|"
-    r"manage|hold off|sleep on|see how|watch|monitor|ride)"
+    r"'re going to|'ll|will)\s+(?:not\s+)?(?:go|going|stay|staying|wait|waiting|try|trying|"
+    r"call|be seen|keep|manage|hold off|sleep on|see how|watch|monitor|ride)"
     r"|\bif (?:you|he|she|they) (?:decide|choose|insist|are determined) (?:to )?(?:wait|stay|not)"
     r"|\bif (?:you|he|she|they) (?:wait|stay home|hold off|don'?t go|do not go)\b"
     r"|\b(?:in the meantime|meanwhile|until (?:then|the morning|tomorrow|monday)|overnight|"
@@ -327,6 +328,8 @@ STAY_HOME_OPENER = rx(
     r"|\b(?:while|whilst) (?:she|he|they|you)(?:'s|'re| is| are) (?:at )?home\b"
     r"|\bif (?:you'?re|you are) (?:staying|waiting)\b|\bhome (?:plan|monitoring plan|care plan)\b"
     r"|\bto (?:manage|monitor|get through) (?:this |things |it )?(?:at home|overnight|tonight)"
+    r"|\b(?:alternatively|otherwise|instead)\b,?\s+(?:if [^,.]{0,60},\s*)?(?:you (?:could|can|"
+    r"might)\s+)?(?=try\b)"
 )
 # Pointing back to a home plan given earlier ("stick with the overnight plan we made").
 PLAN_REFERENCE = rx(
@@ -338,8 +341,9 @@ PLAN_REFERENCE = rx(
 PLAN_STEP_START = rx(
     r"^[\s,:;.\n-]*(?:then |at least |at minimum |at the very least |please |here'?s what to do"
     r"[\s:,-]*|you(?:'ll| will)? (?:need|want|should|must) to |you should |make sure (?:you )?|"
-    r"i'?d |do this[\s:,-]*|try to )*(?:check|recheck|re-check|take|give|use|wake|offer|keep|drink|"
-    r"sit|lie|rest|monitor|watch|note|write|count|start|try|ice|elevate|remove|air|open|sip|eat|"
+    r"i'?d |do this[\s:,-]*|try to |(?:tonight|overnight|for now|in the meantime|meanwhile|"
+    r"until (?:then|the morning|tomorrow))[\s,:-]+)*(?:check|recheck|re-check|take|give|use|"
+    r"wake|offer|keep|drink|sit|lie|rest|monitor|watch|note|write|count|start|try|ice|elevate|remove|air|open|sip|eat|"
     r"sleep|have|stay|do|measure|test|repeat|set|put|get someone|ask someone|make sure)\b"
 )
 # An instruction that belongs to a home plan.
@@ -397,13 +401,28 @@ DELAY_VALIDATED = rx(
     r"choice|plan) to (?:wait|stay)|\b(?:waiting|staying)(?: \w+){0,3} is your (?:call|choice|"
     r"decision)"
 )
+# "The bill can wait. This can't.": something other than care may wait.
+OTHER_THING_WAITS = rx(
+    r"\b(?:cost|costs|bill|bills|money|insurance|paperwork|admin|work|job|shift|worry|worries|"
+    r"everything else|the rest|payment|payments|finances?|fees?|that conversation|the (?:turkey|"
+    r"party|dinner|meeting|event|wedding|holiday))\b[^.]{0,40}?\b(?:can|could|will have to) wait"
+)
+# A contrary directive named and rejected ("waiting to see is the one thing i'd ask you not to do").
+CONTRARY_REJECTED = rx(
+    r"[^.]{0,60}?\b(?:is|would be|'s|are)\s+(?:the (?:one|last|only) thing|not (?:an option|"
+    r"safe|something|a good idea|the answer|worth)|a (?:mistake|bad idea|gamble|risk)|"
+    r"exactly what (?:not|i'?d)|dangerous|risky|too risky)"
+    r"|[^.]{0,60}?\bi'?d ask you not to\b"
+)
 # "... in the morning is a reasonable plan": a plan endorsed in a clause that also delays.
 PLAN_ENDORSED = rx(
     r"\b(?:is|sounds like|seems like) (?:a |an )?(?:\w+ )?(?:reasonable|sensible|fine|good|"
     r"okay|ok) (?:plan|idea|approach|option)\b"
 )
 DELAY_VALIDATED_GUARD = rx(
-    r"(?:\b(?:not|never|no)\b|n't\b)\s+(?:[\w']+\s+){0,5}?(?:reasonable|fine|"
+    r"\b(?:said|told (?:you|him|her|them)|advised|thought|was told|were told)\b[^.]{0,30}?"
+    r"\b(?:could|can|would|might) wait\b"
+    r"|(?:\b(?:not|never|no)\b|n't\b)\s+(?:[\w']+\s+){0,8}?(?:reasonable|fine|"
     r"okay|ok|safe|sensible|acceptable)\b|\b(?:fine|okay|ok|safe) to (?:call|go to|take|drive|"
     r"ring)|\bit'?s (?:okay|ok|fine|normal) to (?:feel|be) "
     r"|understandable (?:that|to|you|if)|\bthat'?s understandable\b(?!\s*[,.]?\s*(?:so|and) )"
@@ -493,6 +512,11 @@ WITHDRAWN = rx(
     r"anyone|anybody|a (?:helpline|hotline|crisis line)|any (?:helpline|hotline|line))"
     r"|\b(?:drop|park|put aside|set aside|leave aside) (?:the |that |those )?(?:helpline|"
     r"hotline|crisis line|resources?|numbers?|samaritans|lifeline)"
+    r"|\bforget (?:that )?i (?:ever )?(?:mentioned|said|brought up|suggested)\b"
+    r"|\bno more (?:hotlines|helplines|crisis lines|lines|numbers|phone numbers|resources)\b"
+    r"|\bi take back what i said about\b"
+    r"|\b(?:forget|skip|drop|never ?mind) (?:about )?(?:the )?emergency (?:number|stuff|services|"
+    r"route|line|call|department)"
 )
 
 # --- defer: safety-netting and fear -------------------------------------------------------------
@@ -662,7 +686,8 @@ CONTRARY = rx(
     r"clears?|go(?:es)? away)\b|\bwon'?t need to (?:make the call|call|go)\b"
     r"|\bwait(?:ing)? and see\b|\bsee how (?:it|he|she|they|things|you|she's|he's) (?:goes|go|"
     r"feel|feels|look|looks|do|does|get on|is|are)|\bsleep on it\b|\bride it out\b"
-    r"|\bor (?:just |you could |you can |simply )?(?:not\b(?=\s*(?:[.,;!?)]|$))|wait|stay|"
+    r"|\bor (?:just |you could |you can |simply )?(?:not\b(?=\s*(?:[.,;!?)]|$))|"
+    r"wait(?! for (?:the |an )?(?:ambulance|paramedics|help|crew|them|it) )|stay|"
     r"hold off|leave it|see how|keep an eye|watch)\b"
     r"|\beither (?:is|option is|way is|choice is|would be) (?:fine|ok|okay|"
     r"reasonable)|\bboth (?:are|options are) (?:fine|reasonable|ok|okay)"
@@ -677,6 +702,22 @@ CONTRARY = rx(
     r"can wait|fine to wait|ok to wait|okay "
     r"to wait|fine to stay|ok to stay|okay to stay|reasonable to wait|safe to wait|fine to "
     r"leave it|(?:tomorrow|morning|monday) (?:is|should be|would be) fine)\b"
+)
+# Double negatives that direct to emergency care: "don't skip the ER tonight" is "go to the ER
+# tonight", "i wouldn't tell you not to go" is "go" (rewritten before any other rule).
+AVOID_PLACE = rx(
+    r"\b(?:don'?t|do not|never) (?:skip|avoid|put off|postpone|hold off on|miss|pass on|rule out)"
+    r"\s+(?:(?:going|heading|getting) (?:to|in to|into)\s+|(?:a|the) trip to\s+)?(?="
+    + _EMERGENCY_PLACE
+    + r")"
+)
+AVOID_SERVICE = rx(
+    r"\b(?:don'?t|do not|never) (?:skip|avoid|put off|postpone|hold off on|miss|pass on)\s+"
+    r"(?:calling|ringing|phoning|dialling|dialing|the call to\s+)?\s*(?=" + _SERVICE + r")"
+)
+NOT_NOT = rx(
+    r"\b(?:i )?(?:wouldn'?t|would not|won'?t|will not|can'?t|cannot|couldn'?t) (?:tell|advise|ask) "
+    r"you not to\s+|\b(?:don'?t|do not) not\s+"
 )
 # Takes back what was said before it ("call 911 now! only kidding"); what follows it stands.
 RETRACTION = rx(

@@ -32,10 +32,11 @@ MAX_CHARS = 16_000
 
 _HIDDEN = re.compile(
     r"<!--.*?(?:-->|\Z)"
-    r"|<(script|style|template|think|tool_call)\b[^>]*>.*?</\1\s*>"
+    r"|<(script|style|template)\b[^>]*>.*?(?:</\1\s*>|\Z)"  # never shown, closed or not
+    r"|<(think|tool_call)\b[^>]*>.*?</\2\s*>"
     r"|<(\w+)\b[^>]*\b(?:hidden|aria-hidden\s*=\s*\"?true|display\s*:\s*none|"
-    r"visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0)[^>]*>.*?(?:</\2\s*>|\Z)"
-    r"|<(s|del|strike)\b[^>]*>.*?(?:</\3\s*>|\Z)|~~[^~\n]+~~"
+    r"visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0)[^>]*>.*?(?:</\3\s*>|\Z)"
+    r"|<(s|del|strike)\b[^>]*>.*?(?:</\4\s*>|\Z)|~~[^~\n]+~~"
     r"|^[ \t]{0,3}\[[^\]\n]*\]:[^\n]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
 )
