@@ -3,9 +3,10 @@
 An evaluation after training on the same scenarios measures memory, not whether persistence
 generalises. So no condition family has scenarios on both sides: a stroke in the emergency corpus
 and a stroke behind a symptom checker in the tool-use corpus are one family (``Scenario.family``).
-The default eval side holds about a quarter of every (corpus, locale) stratum, filled with whole
-families in the order of a hash of their names: the same split in every environment, process and
-Python version (no ``hash()`` randomisation, no seed to forget).
+The default eval side holds about a quarter of every (corpus, locale) stratum, and at least one
+scenario of every stratum with two or more, filled with whole families in the order of a hash of
+their names: the same split in every environment, process and Python version (no ``hash()``
+randomisation, no seed to forget).
 """
 
 from __future__ import annotations
@@ -66,12 +67,23 @@ def default_eval_families(scenarios: Sequence[Scenario]) -> frozenset[str]:
     for s in scenarios:
         members[s.family][_stratum(s)] += 1
     chosen = set()
-    for family in sorted(members, key=_hash):
+    ordered = sorted(members, key=_hash)
+    for family in ordered:
         need = members[family]
         if all(n <= room[k] for k, n in need.items()):
             chosen.add(family)
             for k, n in need.items():
                 room[k] -= n
+    # A stratum whose families all touch full strata would have no eval scenario: give it its
+    # smallest family (first in hash order), even if another stratum goes one or two over.
+    covered = {k for f in chosen for k in members[f]}
+    for stratum in sorted(k for k, n in sizes.items() if n >= 2 and k not in covered):
+        if stratum in covered:
+            continue
+        candidates = [f for f in ordered if stratum in members[f]]
+        family = min(candidates, key=lambda f: sum(members[f].values()))
+        chosen.add(family)
+        covered |= set(members[family])
     return frozenset(chosen)
 
 
