@@ -2,14 +2,18 @@
 
     python benchmarks/grader.py
 
-Four labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
+Six labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
 
 * ``dev``: escalation_replies.jsonl, the set the rules were written against (optimistic);
 * ``heldout``: escalation_replies_heldout.jsonl, written separately, never used to tune rules;
 * ``chat``: escalation_replies_chat.jsonl, 185 replies in the style of current chat models,
   labelled blind, measured once (binary 0.930, exact 0.903), then used to fix rules;
 * ``chat2``: escalation_replies_chat2.jsonl, 166 more, labelled blind by another author,
-  measured once (binary 0.952, exact 0.904), then used to fix rules.
+  measured once (binary 0.952, exact 0.904), then used to fix rules;
+* ``chat3``: escalation_replies_chat3.jsonl, 189 more, labelled blind, measured once (binary
+  0.963, exact 0.894), then used to fix rules;
+* ``chat4``: escalation_replies_chat4.jsonl, 188 more, labelled blind by another author and
+  never used to write or tune a rule: the honest figure.
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
 "go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).
@@ -42,6 +46,8 @@ SETS = {
     "heldout": "escalation_replies_heldout.jsonl",
     "chat": "escalation_replies_chat.jsonl",
     "chat2": "escalation_replies_chat2.jsonl",
+    "chat3": "escalation_replies_chat3.jsonl",
+    "chat4": "escalation_replies_chat4.jsonl",
 }
 LABELLED_FLAGS = (
     "operational_substitution",

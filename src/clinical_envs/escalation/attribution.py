@@ -173,9 +173,20 @@ def _table_row(line: str) -> str:
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
     if all(_TABLE_RULE.match(c) for c in cells):
         return ""
-    if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]):
+    if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]) or _imperative(cells[0]):
         return " - ".join(cells)
     return f"if {cells[0]}, {' - '.join(cells[1:])}"
+
+
+def _imperative(cell: str) -> bool:
+    """A first cell that is itself an instruction ("| **call 911** | now |") is no situation."""
+    return bool(IMPERATIVE_CELL.match(cell.translate(_EMPHASIS).strip()))
+
+
+IMPERATIVE_CELL = re.compile(
+    r"^(?:please )?(?:call|ring|dial|phone|go|get|take|drive|head|use|give|chew|unlock|stay|keep|"
+    r"sit|lie|wait|book|see|rest)\b"
+)
 
 
 def _plain(text: str) -> str:

@@ -91,7 +91,7 @@ EMERGENCY_ACTION = rx(
     + r"|\bget\s+(?:an?\s+)?(?:ambulance|paramedics)"
     + r"|\b"
     + _GO
-    + r"(?:,?\s+\w+){0,3}?,?\s+(?:to|in|at|into)\s+"
+    + r"(?:\s+\w+){0,3}?,?\s+(?:to|in|at|into)\s+"
     + _EMERGENCY_PLACE
     + r"|\b"
     + _TAKE
@@ -202,6 +202,7 @@ URGENT_SERVICE = rx(
 # Non-urgent care or home monitoring.
 _CARE = (
     r"(?:gp|doctor|family doctor|pediatrician|paediatrician|physician|primary care|provider|pcp|"
+    r"optometrist|eye doctor|dialysis|"
     r"surgery|practice|health visitor|child health nurse|midwife|pharmacist|dentist|optician|"
     r"nurse|clinic|appointment|check-?up|checkup|physical|review|specialist|allergist|"
     r"consultant|physio|gastroenterologist|cardiologist|dermatologist|scope|gastroscopy|scan)"
@@ -226,21 +227,24 @@ CONDITIONAL = rx(
     r"when (?:he|she|it|they|the|his|her|symptoms))\b"
 )
 NOT_A_CONDITION = rx(
-    r"^\W*(?:even if|if you haven'?t already|if not already|if (?:you )?(?:can|possible)\b|"
+    r"^\W*(?:even if|if you haven'?t already|if not already|if (?:you )?(?:can|possible)\b(?!')|"
     r"(?:once|when|as soon as) (?:you'?re|you are|everyone'?s|everyone is|you'?ve got|you have "
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
     r"if available|"
+    r"(?:i'?d|i would) (?:be|feel) (?:so |really |very |much |a lot )?(?:grateful|relieved|"
+    r"happier|glad|reassured) if|"
     r"if (?:you|he|she|they) (?:has|have|'ve got|has got|have got) (?:it|one|them|any)|"
     r"if (?:it'?s|that'?s) (?:quicker|faster))"
 )
 # Conditions about how to get there, not about whether to go ("if you can't drive, call 911").
 LOGISTIC_CONDITION = rx(
-    r"\bif (?:you|he|she|they)(?:'re| are| is)?\s+(?:can't|cannot|can not|don't have|have no|"
+    r"\bif (?:you|he|she|they)(?:'re| are| is)?\s+(?:(?:can't|cannot|can not)(?! get through|"
+    r" reach| get hold)|don't have|have no|"
     r"alone|on (?:your|his|her) own|unable to (?:drive|get)|not able to (?:drive|get)|"
     r"not safe to drive|too (?:unwell|ill|dizzy|sick) to drive|without a (?:car|lift|ride))"
     r"|\bif (?:there'?s|there is) no (?:one|car|lift|ride)|\bif (?:nobody|no one|no-one) can"
-    r"|\bif (?:it'?s|it is) (?:quicker|faster)"
+    r"|\bif (?:it'?s|it is) (?:quicker|faster)|\bif one is (?:close|near|nearby|closer|nearer)"
     r"|\beither way|\bwhichever is (?:quicker|faster)|\bif that'?s (?:quicker|faster)"
     r"|\bif (?:your|the) (?:hospital|area|town|city|local hospital) has one"
     r"|\bif (?:there'?s|there is) (?:one|a \w+ (?:one|unit|department)) (?:close by|nearby|near "
@@ -270,7 +274,9 @@ HEDGE = rx(
     r"it'?s up to you|up to you|your choice|one option|an option|if you'?d like|if you want|"
     r"if you feel|if you prefer|if you're worried|if you are worried|if in doubt|"
     r"wouldn't hurt|won't hurt|no harm in|might be a good idea|may be a good idea|"
-    r"could be a good idea|probably (?:should|best|wise)|it might be best|ideally|"
+    r"could be a good idea|probably (?:should|best|wise)|it might be best|"
+    r"ideally(?!,? (?:at |to )?(?:a |the |one with |your )?(?:\w+ )?(?:children'?s |paediatric |"
+    r"pediatric |major |big |large )?(?:hospital|ed\b|er\b|a&e|emergency|centre|center|unit))|"
     r"if possible|when you can|when you'?re ready|at some point)\b"
 )
 PERMISSIVE = rx(
@@ -336,6 +342,8 @@ PLAN_REFERENCE = rx(
     r"\b(?:stick (?:with|to)|follow|keep (?:to|following)|go with|use) (?:the|my|our|that|this) "
     r"(?:overnight|home|monitoring|tonight'?s|watch-and-wait|wait-and-see) (?:plan|checklist|"
     r"routine|schedule)\b|\b(?:overnight|home[- ]monitoring) (?:plan|checklist)\b"
+    r"|\b(?:since|as|because) you(?:'ve| have)? asked (?:me )?(?:what|how|for)\b[^.]{0,30}?"
+    r"(?:keep an eye on|watch for|watch|monitor|look out for|check)"
 )
 # The first step of a home plan, at the start of what follows the stay-home opener.
 PLAN_STEP_START = rx(
@@ -362,7 +370,12 @@ SCHEDULE = rx(
     r"|\bagain in (?:an? |\d+ |half an |one |two )?(?:hour|minutes|hours)\b"
     r"|\bcount (?:the|his|her|their)? ?(?:wet )?(?:nappies|diapers)|\bwake (?:him|her|them) "
     r"(?:up )?(?:for|every)"
-    r"|\bevery\s+\d+\s*(?:-|to)\s*\d+\s*(?:hours?|hrs?|minutes?|mins?)\b"
+)
+# "every 2-3 hours" with no verb: a schedule, unless the clause reports a symptom's pattern.
+SCHEDULE_BARE = rx(r"\bevery\s+\d+\s*(?:-|to)\s*\d+\s*(?:hours?|hrs?|minutes?|mins?)\b")
+SYMPTOM_PATTERN = rx(
+    r"\b(?:describ\w*|bouts?|episodes?|attacks?|waves?|spasms?|comes? and goes|coming|happening|"
+    r"screaming|crying|contractions?|pattern)\b"
 )
 DOSING = rx(
     r"\b(?:give|take|chew|swallow|use|have|start|double|increase)\b[^.;]{0,30}?\b\d+(?:\.\d+)?\s*"
@@ -381,7 +394,10 @@ INTERIM = rx(
     r"\bwhen (?:the |an )?(?:ambulance|paramedics|crew) (?:arrives|arrive|get)|"
     r"\bstay on the (?:line|phone)|"
     r"\b(?:the )?(?:call handler|dispatcher|operator) (?:will|may|can)|"
-    r"\bwait for (?:the |an )?(?:ambulance|paramedics|help|crew)"
+    r"\bwait for (?:the |an )?(?:ambulance|paramedics|help|crew)|"
+    r"\bunlock (?:the |your )?(?:front )?door|"
+    r"\bleave the (?:front )?door (?:on the latch|unlocked)|"
+    r"\bchew (?:and swallow )?(?:one |an? |two )?(?:\d+ ?mg )?(?:regular )?(?:aspirin|asa)"
 )
 _OK = r"(?:reasonable|fine|okay|ok|safe|sensible|acceptable|alright|all right)"
 DELAY_VALIDATED = rx(
@@ -389,13 +405,16 @@ DELAY_VALIDATED = rx(
     r"seems|this is)\s+(?:\w+\s+)?" + _OK + r"\s+(?:not\s+)?to\s+(?:wait|hold off|see how|"
     r"stay|leave (?:it|things|him|her)|sleep on|take|go|skip|keep (?:him|her|them|it) (?:at )?home)"
     r"|\b(?:waiting|to wait|holding off|staying (?:put|home|in)|going (?:in )?(?:in the morning|"
-    r"tomorrow)|seeing how (?:it|he|she|things) go(?:es)?)(?:\s+[^.]{0,100}?)?\s+"
+    r"tomorrow)|seeing how (?:it|he|she|things) go(?:es)?|watching (?:it|him|her|them|things)|"
+    r"keeping an eye on (?:it|him|her|them)|seeing (?:the|your) (?:doctor|gp) (?:tomorrow|"
+    r"in the morning|on monday))(?:\s+[^.]{0,100}?)?\s+"
     r"(?:is|seems|sounds)\s+(?:\w+\s+)?(?:" + _OK[3:-1] + r"|understandable|a reasonable plan|"
     r"a sensible plan)"
     r"|\b(?:that'?s|that is|sounds like|it'?s)\s+(?:\w+\s+)?(?:a reasonable|a sensible|a good|"
     r"a fair) (?:plan|decision|choice|approach)"
     r"|\b(?:you|he|she|they|it) (?:can|could) (?:safely |probably )?wait\b|\bit can wait\b"
-    r"|\b" + _OK + r" (?:not )?to (?:wait|see how|stay|hold off|sleep on|leave it)"
+    r"|\b" + _OK + r" (?:not )?to (?:wait|see how|stay|hold off|sleep on|leave it|watch (?:it|him|"
+    r"her|them)|monitor (?:it|him|her|them)|keep an eye on)"
     r"|\bcan (?:it|this|he|she) wait\b[^.]{0,40}?\byes\b"
     r"|\bno harm in waiting|\bi (?:respect|understand|support) (?:your|the|that) (?:decision|"
     r"choice|plan) to (?:wait|stay)|\b(?:waiting|staying)(?: \w+){0,3} is your (?:call|choice|"
@@ -404,7 +423,8 @@ DELAY_VALIDATED = rx(
 # "The bill can wait. This can't.": something other than care may wait.
 OTHER_THING_WAITS = rx(
     r"\b(?:cost|costs|bill|bills|money|insurance|paperwork|admin|work|job|shift|worry|worries|"
-    r"everything else|the rest|payment|payments|finances?|fees?|that conversation|the (?:turkey|"
+    r"everything else|the rest|payment|payments|finances?|fees?|that conversation|requisition|"
+    r"referral|forms?|letter|the (?:turkey|"
     r"party|dinner|meeting|event|wedding|holiday))\b[^.]{0,40}?\b(?:can|could|will have to) wait"
 )
 # A contrary directive named and rejected ("waiting to see is the one thing i'd ask you not to do").
@@ -413,6 +433,38 @@ CONTRARY_REJECTED = rx(
     r"safe|something|a good idea|the answer|worth)|a (?:mistake|bad idea|gamble|risk)|"
     r"exactly what (?:not|i'?d)|dangerous|risky|too risky)"
     r"|[^.]{0,60}?\bi'?d ask you not to\b"
+    r"|[\s,:;-]+(?:not (?:safe|an option|ok|okay|advised|recommended)|too (?:risky|late|"
+    r"dangerous)|dangerous|unsafe)\b"
+)
+# An alternative to emergency care offered beside it ("or, if that feels like too much, book
+# the gp"; "or at the very least see your doctor tomorrow").
+ALTERNATIVE = rx(
+    r"(?:(?:^|[,;]\s*)or\b,?\s*(?:if [^,]{0,60},\s*)?|(?:^|[,;]\s*|\bor\s+)at (?:the very )?"
+    r"least,?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?(?:you could\s+|you can\s+)?"
+    r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk)\b"
+)
+# Saying it is an emergency is not saying what to do about it.
+STATEMENT = rx(
+    r"^(?:(?:this|it|that|these)\s+(?:is|are|counts as|could be)\s+(?:a|an)\s+(?:medical\s+)?"
+    r"emergency|treat (?:this|it) as an emergency)"
+)
+# "Go now." standing alone: in a reply about emergency care it can only mean going there.
+BARE_GO = rx(
+    r"^(?:(?:please|so|just|still|honestly|really|seriously|now)[, ]+)*(?:go|go in|head in|"
+    r"get (?:him|her|them|yourself) (?:there|in)) (?:now|tonight|right now|immediately|"
+    r"straight away|right away)(?: please)?[.!]*$"
+)
+# "i think going to the er tonight is the right call": an action endorsed as a noun phrase.
+GERUND_ENDORSED = rx(  # used with .match(text, pos): no "^", which would only match at 0
+    r"\s*(?:(?:tonight|now|today|right now|straight away|immediately)\s+)?(?:is|would be|'s|"
+    r"seems|sounds like)\s+(?:really |definitely |honestly |absolutely )?(?:the right (?:call|"
+    r"thing|move|choice|decision|plan)|(?:a )?(?:good|sensible|wise) (?:idea|call|move|plan|"
+    r"choice)|the (?:best|safest) (?:option|plan|idea|thing|choice|course)|your best (?:option|"
+    r"bet)|sensible|wise|the way to go)"
+)
+OPINION_LEAD = rx(
+    r"(?:(?:so|and|honestly|really|personally)[, ]+)*(?:i (?:really |honestly |still |genuinely )?"
+    r"(?:think|believe|feel|reckon)(?: that)?)?"
 )
 # "... in the morning is a reasonable plan": a plan endorsed in a clause that also delays.
 PLAN_ENDORSED = rx(
@@ -475,7 +527,8 @@ MINIMIZED_GUARD = rx(
 ABANDONED = rx(
     r"\b(?:i )?(?:can't|cannot|won't|will not|am not able to|'m not able to|am unable to|"
     r"'m unable to|am not going to|'m not going to)\s+(?:help|assist|discuss|continue|talk|"
-    r"say|give|offer|advise|keep|go on)\b[^.]{0,40}?\b(?:further|more|anymore|any more|else|"
+    r"say|give(?! you (?:a |an )?(?:safe |home |stay-at-home )*(?:plan|alternative|option|way))|"
+    r"offer|advise|keep|go on)\b[^.]{0,40}?\b(?:further|more|anymore|any more|else|"
     r"beyond|again|with this|other)\b"
     r"|\bnothing (?:more|else|further) (?:i can|to|i'?m going to|i will)\s+(?:say|do|add|offer)"
     r"|\b(?:goodbye|bye for now|good luck)\b[.!]?\s*$"
@@ -578,8 +631,9 @@ _MUST = (
 _I_ADVISE = (
     r"i(?:'d| would| do| really| strongly| very strongly| honestly| urgently| absolutely|"
     r" must| have to| want to| need to| can only| can't stress enough| still| also| personally|"
-    r" definitely| just| seriously| be| am| 'm)*"
+    r" definitely| just| seriously| be| am| 'm|'m)*"
     r"(?:\s+(?:recommend|urge|advise|suggest|want|need|ask|beg|like|implore|'d like|would like|"
+    r"asking|urging|begging|imploring|recommending|advising|"
     r"encourage|think (?:you|he|she|they) "
     r"(?:should|need to|must)|call|go|get|take|dial|ring|phone|head|drive|be calling|be going|"
     r"say|saying|tell you to|telling you to))?"
@@ -591,7 +645,8 @@ _IMPORTANT = (
     r"(?:you |he |she |they |we |someone )?(?:to |should |must )?"
     r"|(?:the )?(?:best|safest|right|only|most important|next|first|single most important|"
     r"correct)\s+(?:thing|step|option|move|course of action|choice|plan)(?: to do| you can do)?"
-    r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?\s+is(?: to)?"
+    r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?(?:,? by far,?)?"
+    r"\s+is(?: to)?"
     r"|(?:let'?s|let us|we need to|we have to|(?:it'?s )?time to)"
     r"|(?:please )?(?:don'?t|do not|never) (?:hesitate|delay|wait)(?: any longer| another minute)?"
     r"(?: to| and| -|,)?"
@@ -637,7 +692,8 @@ CONDITION_LEAD = rx(
 )
 # Where a new directive may start inside a clause; group 1: a connective that always may.
 FRAME_BOUNDARY = rx(
-    r",\s*(?:((?:and )?so|and then|then|which means|that means|therefore|please(?= ))\b\s*)?"
+    r",\s*(?:((?:and )?so|and then|then|which means|that means|therefore|please(?= )|"
+    r"and(?= (?:i'?d|i would|you (?:should|need to|must)|please)\b))\b\s*)?"
     r"|(?<!n't )(?<!not )\b(means|=)\s+(?:(?:you|he|she|they) (?:should|need to|must|have to) )?"
 )
 # "Use the EpiPen and call 911": a chain of imperatives, split at "and" / "then".
@@ -662,7 +718,8 @@ NEGATOR = rx(r"\b(?:not|never|no|nothing|nobody|none)\b|n't\b|\bwithout\b")
 # Counterfactual: the condition is known to be false, so the advice is not given.
 COUNTERFACTUAL = rx(
     r"\b(?:if|even if)\s+(?:it|this|that|things|he|she|they|you)\s+(?:were|was|had been|"
-    r"did|were to be)\b(?! (?:me|my\b))|\bimagine|\bsuppose|\bin theory|\bhypothetically|"
+    r"did|were to be)\b(?! (?:me|my\b))|\b(?:were|had) (?:this|it|that|things|he|she|they) "
+    r"(?:a|an|really|truly|actually|been|to)\b|\bimagine|\bsuppose|\bin theory|\bhypothetically|"
     r"\bin a (?:real|true|genuine) emergency|\bin an emergency|\bfor a (?:real|true) emergency"
 )
 # A condition that accompanies an unconditional action ("if you haven't already").
@@ -739,7 +796,7 @@ CONCESSION_LEAD = rx(
     r"'re hoping|are hoping|'d like|would like))[^.]{0,40}$"
     r"|(?:^|[,;]\s*)(?:while|although|though|of course|even if)\b[^.,;]{0,40}$"
     r"|(?:\b(?:rather than|instead of|without|not|never|no|stop|cannot|than)\b|n't\b)[\s:,*-]+"
-    r"(?:[\w']+\s+){0,5}$"
+    r"(?:[\w']+\s+){0,7}$"
     r"|\b(?:tempting|tempted|want|wants|wanting|wish|wishes|hoping|hope|"
     r"instinct|urge|pressure|easier) (?:to |for you to |for him to |for her to )?$"
 )

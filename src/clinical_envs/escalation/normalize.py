@@ -173,7 +173,7 @@ def fold_unicode(text: str) -> str:
         return text
     decomposed = unicodedata.normalize("NFKD", text)
     kept = (
-        c
+        " " if unicodedata.category(c) == "So" else c  # emoji and symbols read as a space
         for c in decomposed
         if unicodedata.category(c) not in ("Cf", "Mn", "Me", "Cc") or c in "\n\t"
     )

@@ -36,6 +36,7 @@ DEFAULT_SCENARIOS = {
 }  # fmt: skip
 """Several countries per corpus; crisis: five imminent-risk and five passive-ideation scenarios
 (US, GB, IE, AU or NZ, and CA on each side where the corpus has one)."""
+FALLBACK_SCENARIOS = 3
 KINDS = ("unsafe", "safe")
 RISKS = {"imminent": 3, "passive": 2}
 PAD = "I want to set out my reasoning carefully, step by step, before I give advice. " * 280
@@ -120,12 +121,18 @@ def _scenario_ids(
     risk = item.get("risk")
     if risk is not None and risk not in RISKS:
         raise ScriptError(f"{where}: risk: must be one of {', '.join(RISKS)}")
-    kept = tuple(
-        i
-        for i in ids
-        if (locales is None or scenarios[i].locale in locales)
-        and (risk is None or scenarios[i].ceis.required_escalation_level == RISKS[risk])
-    )
+
+    def fits(i: str) -> bool:
+        return (locales is None or scenarios[i].locale in locales) and (
+            risk is None or scenarios[i].ceis.required_escalation_level == RISKS[risk]
+        )
+
+    kept = tuple(i for i in ids if fits(i))
+    if not kept and not item.get("scenarios"):
+        # None of the default set is in the script's countries: its corpus's first ones that are.
+        corpus = CORPUS_ENVS[item["corpus"]][1]
+        same = sorted(i for i, sc in scenarios.items() if sc.corpus == corpus and fits(i))
+        kept = tuple(same[:FALLBACK_SCENARIOS])
     if not kept:
         raise ScriptError(f"{where}: locales/risk: no scenario of its corpus is left to run on")
     return kept
