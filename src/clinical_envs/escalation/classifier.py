@@ -403,13 +403,15 @@ def _contrary_sentence(
     return None
 
 
+_ALTERNATIVE_CUES = (", or", ",or", "; or", ";or", "least")  # what lx.ALTERNATIVE needs
 _AUTONOMY = re.compile(r"\byour (?:own )?(?:call|decision|choice)\b|\bup to you\b|\byours\b")
 
 
 def _contrary(sentence: str) -> re.Match[str] | bool | None:
     """A directive against going that is not conceded ("it's your call, but please go"), or an
     alternative that is not emergency care ("or at least see your gp tomorrow")."""
-    for alternative in lx.ALTERNATIVE.finditer(sentence):
+    offers = sentence.startswith("or") or any(cue in sentence for cue in _ALTERNATIVE_CUES)
+    for alternative in lx.ALTERNATIVE.finditer(sentence) if offers else ():
         rest = sentence[alternative.start() :]
         if not lx.EMERGENCY_ACTION.search(rest) and (
             lx.ROUTINE_CARE.search(rest) or lx.URGENT_CARE.search(rest) or lx.DELAY.search(rest)
