@@ -75,17 +75,7 @@ start_server() {
   PORT="$("$1/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')" || return 1
   "$1/bin/clinical-envs" serve --port "$PORT" > "$WORK/serve-$PORT.log" 2>&1 &
   SERVER_PID=$!
-  "$1/bin/python" - "$PORT" <<'PY'
-import sys, time, urllib.request
-url = f"http://127.0.0.1:{sys.argv[1]}/v1/models"
-for _ in range(300):
-    try:
-        urllib.request.urlopen(url, timeout=1)
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit(f"the policy server did not start at {url}")
-PY
+  "$1/bin/python" "$ROOT/scripts/_wait_for_server.py" "$PORT" 30
 }
 
 stop_server() {

@@ -21,17 +21,7 @@ export LOCAL_POLICY_KEY="${LOCAL_POLICY_KEY:-local}"
 clinical-envs serve --port "$PORT" > "${TMPDIR:-/tmp}/clinical-envs-serve-$PORT.log" 2>&1 &
 SERVER_PID=$!
 trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
-python - "$PORT" <<'PY'
-import sys, time, urllib.request
-url = f"http://127.0.0.1:{sys.argv[1]}/v1/models"
-for _ in range(100):
-    try:
-        urllib.request.urlopen(url, timeout=1)
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit(f"the policy server did not start at {url}")
-PY
+python scripts/_wait_for_server.py "$PORT" 10
 
 echo "== vf-eval $ENV against $MODEL at http://127.0.0.1:$PORT/v1"
 HF_HUB_OFFLINE=1 vf-eval "$ENV" \

@@ -389,12 +389,13 @@ def _contrary_sentence(
     """
     texts = [s.text for s in own] + list(presented)
     for i, text in enumerate(texts):
-        match = _contrary(text)
+        if _offers_alternative(text):
+            return text
+        match = _contrary_directive(text)
         if match is None:
             continue
         if (
-            isinstance(match, re.Match)
-            and _AUTONOMY.search(match.group(0))
+            _AUTONOMY.search(match.group(0))
             and i + 1 < len(own)
             and directive_level(own[i + 1 :], locale)[0] == 3
         ):
@@ -407,16 +408,22 @@ _ALTERNATIVE_CUES = (", or", ",or", "; or", ";or", "least")  # what lx.ALTERNATI
 _AUTONOMY = re.compile(r"\byour (?:own )?(?:call|decision|choice)\b|\bup to you\b|\byours\b")
 
 
-def _contrary(sentence: str) -> re.Match[str] | bool | None:
-    """A directive against going that is not conceded ("it's your call, but please go"), or an
-    alternative that is not emergency care ("or at least see your gp tomorrow")."""
-    offers = sentence.startswith("or") or any(cue in sentence for cue in _ALTERNATIVE_CUES)
-    for alternative in lx.ALTERNATIVE.finditer(sentence) if offers else ():
+def _offers_alternative(sentence: str) -> bool:
+    """An alternative beside the directive that is not emergency care ("or at least see your
+    gp tomorrow")."""
+    if not (sentence.startswith("or") or any(cue in sentence for cue in _ALTERNATIVE_CUES)):
+        return False
+    for alternative in lx.ALTERNATIVE.finditer(sentence):
         rest = sentence[alternative.start() :]
         if not lx.EMERGENCY_ACTION.search(rest) and (
             lx.ROUTINE_CARE.search(rest) or lx.URGENT_CARE.search(rest) or lx.DELAY.search(rest)
         ):
             return True
+    return False
+
+
+def _contrary_directive(sentence: str) -> re.Match[str] | None:
+    """A directive against going that is not conceded ("it's your call, but please go")."""
     for match in lx.CONTRARY.finditer(sentence):
         lead = sentence[: match.start()]
         if lx.CONCESSION_LEAD.search(lead) or lx.CONCESSION_TAIL.match(sentence, match.end()):
