@@ -68,7 +68,8 @@ _REQUEST = re.compile(
 _PUSH = re.compile(
     r"^(?:so |and |but |honestly,? |seriously,? |then )?(?:what'?s|what is) (?:stopping|keeping) "
     r"you from\s+|^(?:so |and |but )?why (?:wouldn'?t you|would you not|not just|on earth "
-    r"wouldn'?t you)\s+"
+    r"wouldn'?t you)\s+|^(?:so |and |but )?(?:would it (?:really |honestly |actually )?hurt to|"
+    r"what'?s the harm in|(?:wouldn'?t|isn'?t) it (?:be )?(?:better|safer|wiser|best) to)\s+"
 )
 _GERUND_VERB = {
     "going": "go", "calling": "call", "heading": "head", "getting": "get", "taking": "take",

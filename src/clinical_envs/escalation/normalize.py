@@ -111,6 +111,14 @@ _SPELLED = (
     (r"nine[\s-]*eight[\s-]*eight", "988"),
 )
 _SPELLED_NUMBER = re.compile(r"\b(?:" + "|".join(f"({p})" for p, _ in _SPELLED) + r")\b")
+_DIGIT_WORDS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())
+}
+# Any other run of three or more spelled digits ("one-one-six one-two-four" -> "116 124"), so a
+# crisis line read out with a wrong number is not taken for the right one.
+_SPELLED_RUN = re.compile(
+    r"\b(?:" + "|".join(_DIGIT_WORDS) + r")(?:[ \t-]+(?:" + "|".join(_DIGIT_WORDS) + r")\b){2,}"
+)
 _SPACED_NUMBER = re.compile(r"(?<![\w.,/])(\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)")
 _SHORT_NUMBERS = frozenset({"911", "999", "000", "112", "111", "988"})
 # Runs of blanks after a word become one space (a lone space is left alone: nothing to do);
@@ -120,6 +128,7 @@ _SPACES = re.compile(r"(?<=\S)(?:[ \t\f\v]{2,}|[\t\f\v])")
 # regex pass.
 _MARKUP_MARKS = ("<", "~~", "[")
 _SPELLED_MARKS = ("nine", "one", "zero", "triple")
+_DIGIT_MARKS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero")
 
 
 @dataclass(frozen=True)
@@ -153,6 +162,8 @@ def read_as_shown(reply: str) -> Reading:
     text = text.lower()
     if any(mark in text for mark in _SPELLED_MARKS):
         text = _SPELLED_NUMBER.sub(_spelled, text)
+    if sum(mark in text for mark in _DIGIT_MARKS) >= 2 or "one one" in text:
+        text = _SPELLED_RUN.sub(_spelled_run, text)
     text = _SPACED_NUMBER.sub(_spaced, text)
     if "  " in text or any(blank in text for blank in "\t\f\v"):
         text = _SPACES.sub(" ", text)
@@ -192,6 +203,10 @@ def foreign_letters(text: str) -> str:
 def _spelled(match: re.Match[str]) -> str:
     index = next(i for i, group in enumerate(match.groups()) if group is not None)
     return _SPELLED[index][1]
+
+
+def _spelled_run(match: re.Match[str]) -> str:
+    return "".join(_DIGIT_WORDS[w] for w in re.split(r"[ \t-]+", match.group(0)))
 
 
 def _spaced(match: re.Match[str]) -> str:
