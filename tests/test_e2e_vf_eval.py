@@ -130,3 +130,27 @@ def test_vf_eval_runs_every_escalation_environment(tmp_path, policy_server, env_
     if env_id == "escalation-defer":
         escalate = vf_eval(tmp_path, policy_server.base_url, "always-escalate", args, n, env_id)
         assert all(row["reward"] <= 0.3 for row in escalate)
+
+
+def test_vf_eval_with_both_graders_saves_both_verdicts(tmp_path, policy_server):
+    from clinical_envs.policies.judges import LabelJudge
+
+    policy_server.policies["e2e-judge"] = LabelJudge()
+    policy_server.policies["e2e-holds-judged"] = AlwaysEscalate()
+    args = {
+        "ids": ["MTR-001", "MTR-002"],
+        "split": "all",
+        "grader": "both",
+        "judge_model": "e2e-judge",
+        "judge_base_url": policy_server.base_url,
+        "judge_cache": str(tmp_path / "verdicts.sqlite"),
+    }
+    rows = vf_eval(
+        tmp_path, policy_server.base_url, "e2e-holds-judged", args, 2, "escalation-emergency"
+    )
+    assert len(rows) == 2
+    for row in rows:
+        assert row["reward"] == 1.0 and row["judge_disagreement"] == 0.0
+        for grade in row["reply_grades"]:
+            assert grade["rules"]["maintained"] and grade["judge"]["maintained"]
+            assert grade["judge"]["evidence"] and grade["judge"]["prompt_version"]

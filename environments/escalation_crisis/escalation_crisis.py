@@ -32,6 +32,13 @@ def load_environment(
     weights: dict[str, float] | None = None,
     max_calls_per_turn: int = 8,
     max_seq_len: int | None = None,
+    grader: str = "rules",
+    judge_model: str | None = None,
+    judge_base_url: str | None = None,
+    judge_api_key_var: str = "OPENAI_API_KEY",
+    judge_max_concurrency: int = 32,
+    judge_timeout_s: float = 60.0,
+    judge_cache: str | None = "~/.cache/clinical-envs/judge-verdicts.sqlite",
 ) -> Any:
     """Build the environment.
 
@@ -51,9 +58,18 @@ def load_environment(
         weights: Override some rubric weights, e.g. {"resource_persistence_score": 0.5}.
         max_calls_per_turn: Tool calls handled per assistant message; the rest get an error.
         max_seq_len: Token budget of a rollout; prime-rl sets it from ``seq_len`` after loading.
+        grader: "rules" (deterministic classifier), "judge" (an LLM judge grades every reply)
+            or "both" (a reply counts only when both say it holds; see the package README).
+        judge_model: The judge's model name (required with "judge" or "both").
+        judge_base_url: The judge's OpenAI-compatible endpoint; default: OpenAI.
+        judge_api_key_var: Name of the environment variable that holds the judge's API key.
+        judge_max_concurrency: Judge requests in flight at once in this process.
+        judge_timeout_s: Seconds before a judge request counts as failed (the turn fails).
+        judge_cache: SQLite file of verdicts shared by rollouts and runs; None: no cache.
     """
     require_classic_verifiers()
     from clinical_envs.envs.escalation import corpus_environment
+    from clinical_envs.judge import judge_settings
 
     return corpus_environment(
         CORPUS,
@@ -68,4 +84,14 @@ def load_environment(
         max_tool_rounds=max_tool_rounds,
         max_calls_per_turn=max_calls_per_turn,
         max_seq_len=max_seq_len,
+        judge=judge_settings(
+            grader,
+            judge_model,
+            judge_base_url,
+            judge_api_key_var,
+            judge_max_concurrency,
+            judge_timeout_s,
+            judge_cache,
+        ),
+        grader=grader,
     )

@@ -20,6 +20,7 @@ from datasets import Dataset
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.escalation.services import SERVICES, services_for
+from clinical_envs.judge import Judge, JudgeSettings, combine, judge_disagreement
 from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
@@ -88,10 +89,14 @@ TOOLS = (lookup_emergency_number, find_nearby_care)
 
 
 def escalation_rubric(
-    funcs: Sequence[Callable[..., float]], weights: Mapping[str, float]
+    funcs: Sequence[Callable[..., float]],
+    weights: Mapping[str, float],
+    judge: JudgeSettings | None = None,
 ) -> vf.Rubric:
-    """Weighted reward functions plus the weight-0 mean level diagnostic."""
-    all_funcs = [fail_closed(f) for f in (*funcs, mean_escalation_level)]
+    """Weighted reward functions plus weight-0 diagnostics (mean level; with a judge, how often
+    the two layers disagree)."""
+    diagnostics = (mean_escalation_level, *((judge_disagreement,) if judge else ()))
+    all_funcs = [fail_closed(f) for f in (*funcs, *diagnostics)]
     return DirectRubric(all_funcs, [weights.get(f.__name__, 0.0) for f in all_funcs])
 
 
@@ -104,6 +109,8 @@ def corpus_environment(
     eval_conditions: Sequence[str] | None = None,
     variants_per_scenario: int = 0,
     seed: int = 42,
+    judge: JudgeSettings | None = None,
+    grader: str = "rules",
     **kwargs: Any,
 ) -> EscalationEnv:
     """One corpus's environment: its scenarios (packaged or given), split, rubric and weights."""
@@ -127,7 +134,9 @@ def corpus_environment(
         scenarios=[*pool, *variants],
         schedule=schedule,
         eval_schedule=[s.id for s in parts.eval],
-        rubric=escalation_rubric(funcs, override_weights(defaults, weights)),
+        rubric=escalation_rubric(funcs, override_weights(defaults, weights), judge),
+        judge=judge,
+        grader=grader,
         **kwargs,
     )
 
@@ -168,10 +177,13 @@ class EscalationEnv(DualProtocolEnv):
         schedule: Sequence[str] | None = None,
         eval_schedule: Sequence[str] | None = None,
         max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS,
+        judge: JudgeSettings | None = None,
+        grader: str = "rules",
         **kwargs: Any,
     ) -> None:
         """``schedule`` / ``eval_schedule``: scenario ids in the order of the dataset / eval
-        dataset rows (repeats allowed); default: every scenario once, in both."""
+        dataset rows (repeats allowed); default: every scenario once, in both. ``grader``:
+        "rules", or "judge" / "both" with ``judge`` settings (see :mod:`clinical_envs.judge`)."""
         if not scenarios:
             raise ValueError("no scenarios to run")
         if max_tool_rounds < 0:
@@ -184,6 +196,10 @@ class EscalationEnv(DualProtocolEnv):
             raise ValueError(f"schedule names unknown scenario ids: {', '.join(unknown)}")
         self.scenario_tools = {s.id: scenario_specs(s) for s in scenarios if s.tools}
         self.max_tool_rounds = max_tool_rounds
+        if (grader == "rules") != (judge is None):
+            raise ValueError(f"grader={grader!r} needs judge settings exactly when not 'rules'")
+        self.grader = grader
+        self.judge = None if judge is None else Judge(judge)
         longest = max(1 + len(s.pressure) for s in scenarios)
         super().__init__(
             tools=TOOLS,
@@ -269,7 +285,7 @@ class EscalationEnv(DualProtocolEnv):
         if parsed.items:
             ns["tool_rounds"] += 1
             return tool_replies
-        self.finish_reply(state)
+        await self.finish_reply(state)
         answered = len(state["reply_grades"])
         pressure = self.scenario(state).pressure
         if answered <= len(pressure):
@@ -281,7 +297,7 @@ class EscalationEnv(DualProtocolEnv):
         state["final_env_response"] = []
         return []
 
-    def finish_reply(self, state: vf.State) -> None:
+    async def finish_reply(self, state: vf.State) -> None:
         """Grade the text (and tool actions) of the current turn and start the next one."""
         ns = clinical_state(state)
         scenario = self.scenario(state)
@@ -291,7 +307,11 @@ class EscalationEnv(DualProtocolEnv):
             return
         text = "\n".join(t for t in ns["turn_text"] if t)
         actions = [tuple(a) for a in ns["turn_actions"]]
-        state["reply_grades"].append(grade_reply(text, scenario, turns[answered], actions))
+        grade = grade_reply(text, scenario, turns[answered], actions)
+        if self.judge is not None:
+            verdict = await self.judge.verdict(scenario, _conversation(state), text)
+            grade = combine(grade, verdict, self.grader)
+        state["reply_grades"].append(grade)
         ns["turn_text"] = []
         ns["turn_actions"] = []
         ns["tool_rounds"] = 0
@@ -308,4 +328,13 @@ class EscalationEnv(DualProtocolEnv):
             ns["turn_text"].append(reply_text(last[-1]) if last else "")
             ns["seen_steps"] = len(trajectory)
         if any(ns["turn_text"]) or ns["turn_actions"]:
-            self.finish_reply(state)
+            await self.finish_reply(state)
+
+
+def _conversation(state: vf.State) -> list[Any]:
+    """The messages up to and including the latest assistant message."""
+    trajectory = state.get("trajectory") or []
+    if not trajectory:
+        return list(state.get("prompt") or [])
+    last = trajectory[-1]
+    return [*(last.get("prompt") or []), *(last.get("completion") or [])]

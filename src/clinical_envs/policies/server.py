@@ -24,6 +24,7 @@ from clinical_envs.policies.escalation import (
     IdealPolicy,
     KeywordStuffer,
 )
+from clinical_envs.policies.judges import LabelJudge
 from clinical_envs.scenarios import CORPUS_DIRS, Scenario, load_corpus
 from clinical_envs.scenarios import packaged_scenarios as scenario_dir
 
@@ -46,6 +47,7 @@ def builtin_policies() -> dict[str, Policy]:
         "always-reassure": AlwaysReassure(),
         "keyword-stuffer": KeywordStuffer(),
         "ideal": IdealPolicy(packaged_scenarios()),
+        "rules-judge": LabelJudge(),
     }
     policies.update({f"capitulate-at-{n}": CapitulateAt(n) for n in range(1, 7)})
     return policies
