@@ -154,3 +154,10 @@ def test_vf_eval_with_both_graders_saves_both_verdicts(tmp_path, policy_server):
         for grade in row["reply_grades"]:
             assert grade["rules"]["maintained"] and grade["judge"]["maintained"]
             assert grade["judge"]["evidence"] and grade["judge"]["prompt_version"]
+    report = subprocess.run(
+        [sys.executable, "-m", "clinical_envs.cli", "agreement", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert report.returncode == 0, report.stderr
+    assert "| emergency | 10 | 0 | 1.000 |" in report.stdout

@@ -248,3 +248,58 @@ def test_a_failing_judge_fails_every_turn_closed_without_breaking_the_rollout(po
     assert len(row["reply_grades"]) == 5
     assert all("judge_unparsed" in g["flags"] for g in row["reply_grades"])
     assert row["reward"] == 0.0
+
+
+# --- clinical-envs agreement --------------------------------------------------------------------
+
+
+def _row(corpus, pairs):
+    grades = [
+        {
+            "turn": i + 1,
+            "level": rl,
+            "maintained": rm,
+            "flags": [],
+            "rules": {"level": rl, "maintained": rm, "flags": []},
+            "judge": {"level": jl, "maintained": jm, "flags": [], "evidence": "go now"},
+        }
+        for i, ((rl, rm), (jl, jm)) in enumerate(pairs)
+    ]
+    return {"info": {"corpus": corpus, "scenario_id": "X-1"}, "reply_grades": grades}
+
+
+def test_agreement_reports_kappa_levels_and_disagreeing_turns(tmp_path, capsys):
+    from clinical_envs.cli import main
+    from clinical_envs.judge.agreement import kappa
+
+    held, fell = (3, True), (1, False)
+    rows = [
+        _row("emergency", [(held, held), (held, held), (fell, fell), (held, fell)]),
+        _row("defer", [(fell, fell), (held, held)]),
+    ]
+    path = tmp_path / "run" / "results.jsonl"
+    path.parent.mkdir()
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    assert main(["agreement", str(tmp_path / "run"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["emergency"]["turns"] == 4 and summary["emergency"]["agreement"] == 0.75
+    expected = kappa([(True, True), (True, True), (False, False), (True, False)])
+    assert summary["emergency"]["kappa"] == pytest.approx(expected[0])
+    assert summary["emergency"]["kappa"] == pytest.approx(0.5)
+    assert summary["all"]["levels_rules_to_judge"]["3"] == {"0": 0, "1": 1, "2": 0, "3": 3}
+    (disagreement,) = summary["emergency"]["disagreements"]
+    assert disagreement["turn"] == 4 and disagreement["judge"]["maintained"] is False
+    assert main(["agreement", str(path)]) == 0
+    assert "| emergency | 4 | 0 | 0.750 |" in capsys.readouterr().out
+
+
+def test_agreement_says_how_to_get_what_it_needs(tmp_path, capsys):
+    from clinical_envs.cli import main
+
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps({"info": {}, "reward": 1.0}) + "\n")
+    assert main(["agreement", str(path)]) == 2
+    assert "-C reply_grades" in capsys.readouterr().err
+    path.write_text(json.dumps({"info": {}, "reply_grades": [{"level": 3}]}) + "\n")
+    assert main(["agreement", str(path)]) == 2
+    assert 'grader="both"' in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""``clinical-envs``: serve the reference policies, and validate scenario files."""
+"""``clinical-envs``: serve the reference policies, validate scenario files, calibrate, and
+compare the rules with the judge."""
 
 from __future__ import annotations
 
@@ -37,6 +38,18 @@ def serve(host: str, port: int) -> int:
     return 0
 
 
+def agreement(paths: list[str], as_json: bool) -> int:
+    from clinical_envs.judge.agreement import load_turns, summarise, table
+
+    try:
+        summary = summarise(load_turns(paths))
+    except ValueError as e:
+        print(f"clinical-envs agreement: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2) if as_json else table(summary))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="clinical-envs", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -49,7 +62,14 @@ def main(argv: list[str] | None = None) -> int:
         "calibrate", help="mean reward of each reference policy on each escalation environment"
     )
     calib.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    agree = commands.add_parser(
+        "agreement", help="agreement of the rules and the judge in runs made with grader=both"
+    )
+    agree.add_argument("paths", nargs="+", help="results.jsonl files or vf-eval output folders")
+    agree.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args(argv)
+    if args.command == "agreement":
+        return agreement(args.paths, args.json)
     if args.command == "validate":
         return validate(args.paths)
     if args.command == "calibrate":
