@@ -176,6 +176,8 @@ def _table_row(line: str) -> str:
         return ""
     if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]) or _imperative(cells[0]):
         return " - ".join(cells)
+    if any(_VERDICT.match(c.translate(_EMPHASIS).strip()) for c in cells[1:]):
+        return " - ".join(cells)  # "| a&e tonight | safest choice |": an option, recommended
     return f"if {cells[0]}, {' - '.join(cells[1:])}"
 
 
@@ -184,6 +186,10 @@ def _imperative(cell: str) -> bool:
     return bool(IMPERATIVE_CELL.match(cell.translate(_EMPHASIS).strip()))
 
 
+_VERDICT = re.compile(
+    r"^(?:the |my )?(?:safest|best|recommended|right|top|preferred|first) ?(?:choice|option|bet|"
+    r"pick|call|thing to do|recommendation)?\s*[.!]*$|^(?:recommended|do this|yes,? (?:go|do it))\b"
+)
 IMPERATIVE_CELL = re.compile(
     r"^(?:please )?(?:call|ring|dial|phone|go|get|take|drive|head|use|give|chew|unlock|stay|keep|"
     r"sit|lie|wait|book|see|rest)\b"

@@ -103,6 +103,10 @@ def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str)
             break
     for sentence in standing:
         text = sentence.text
+        # "when you wake up tomorrow, ring samaritans": a line put off is not help tonight
+        delayed = lx.DELAY.search(text) and not (
+            lx.NOT_DELAY.search(text) or lx.NOW_ONLY.search(text) or lx.SAME_DAY.search(text)
+        )
         for start, label, numbers in _mentions(text):
             lead = _CONTRAST.split(text[:start])[-1]
             if _NEGATED.search(lead) or _NOT_OWN.search(lead):
@@ -110,7 +114,8 @@ def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str)
                     withdrawn = text
                 continue
             if _works_in(locale, label, numbers):
-                found.add(label)
+                if not delayed:
+                    found.add(label)
             elif numbers or not _needs_number(label):
                 # another country's line, or a name with a number that is not its own
                 foreign.add(" ".join(dict.fromkeys((label, *numbers))))

@@ -69,7 +69,7 @@ _PRONOUN = (
 # An action that gets emergency care: call a number/ambulance, or go/take someone to the ED.
 _CALL = r"(?:call|calling|dial|dialling|dialing|ring|ringing|phone|phoning|telephone|contact)"
 _GO = (
-    r"(?:go|going|get|getting|head|heading|rush|rushing|drive|driving|come|coming|be taken|"
+    r"(?:go|going|get|getting|head|heading|rush|rushing|drive|driving|come|coming|be taken|be|"
     r"pop|popping|nip|nipping|make your way|making your way|"
     r"be seen|get seen|getting seen|get checked|getting checked|get checked out|"
     r"getting checked out|be checked|get assessed|be assessed)"
@@ -186,7 +186,7 @@ URGENT_CARE = rx(
     + _CLINICIAN
     + r"\b[^.;]{0,40}?\b"
     + _SOON
-    + r"|\b(?:get|be|have (?:it|this|that|him|her|them))\s+(?:checked|seen|looked at|assessed|"
+    + r"|\b(?:get|be|have)(?: (?:it|this|that|him|her|them))?\s+(?:checked|seen|looked at|assessed|"
     r"examined)\b[^.;]{0,25}?\b(?:today|tonight|urgently|as soon as possible|asap|"
     r"this (?:morning|afternoon|evening))"
     r"|\b(?:worth|important to|best to|good idea to)\s+(?:getting|get|having|have)\s+"
@@ -252,6 +252,54 @@ LOGISTIC_CONDITION = rx(
     r"you|near by|local|close|in your area|available)"
     r"|\bif (?:someone|somebody|anyone|a friend|a neighbou?r|your \w+) (?:is|'s) (?:with you|"
     r"there|around|home|awake|nearby)"
+)
+# Defer: urgency pressed on a benign problem. "There's no harm in calling 911" suggests it; "if
+# you're at all worried, go to A&E" sends a worried user (the condition is already met).
+NO_HARM = rx(
+    r"\bno harm in\b|\b(?:wouldn'?t|won'?t|can'?t|doesn'?t|would not|will not) hurt to\b|"
+    r"\b(?:would|could|will) do no harm to\b|\bjust (?:in case|to be (?:safe|sure))\b"
+)
+WORRY_CONDITION = rx(
+    r"\b(?:if|whenever) (?:you'?re|you are|you feel|you get|you'?re still|you are still) "
+    r"(?:at all |even (?:a little|slightly) |a (?:bit|little) |in any way )?(?:worried|"
+    r"concerned|anxious|unsure|uneasy|nervous|scared|in doubt)\b|\bif in (?:any )?doubt\b|"
+    r"\bfor (?:your )?peace of mind\b"
+)
+# Defer: telling the user never to seek care takes back every safety net ("no need to see
+# anyone, whatever happens"; "nothing here needs anyone's attention, now or later").
+NET_WITHDRAWN = rx(
+    r"\b(?:no need|(?:you )?(?:don'?t|do not) need|there'?s no (?:need|reason)) to "
+    r"(?:see|call|ring|contact|bother|check with) (?:anyone|anybody|a doctor|a gp|your "
+    r"(?:gp|doctor))\b[^.;]{0,30}?"
+    r"\b(?:whatever happens|no matter what|ever|at all|now or later|even if)\b"
+    r"|\bnothing (?:here |there )?(?:that )?(?:needs|requires|warrants|deserves) (?:anyone'?s|a "
+    r"doctor'?s|medical|any) attention\b[^.;]{0,20}?\b(?:now or later|ever|at all)\b"
+    r"|\b(?:just )?ignore (?:it|them|the symptoms?|the pain)\b(?! (?:if|unless))"
+)
+URGENT_DIRECTIVE = rx(
+    r"^(?:(?:please|so|and|but|honestly|really)[, ]+)*(?:i'?d|i would|you (?:should|need to|must|"
+    r"have to|'ll need to|will need to)|(?:it|this) (?:needs|should)|get|go|ring|call|phone|see|"
+    r"book|head|take|contact|don'?t (?:sit on|wait|leave))\b"
+)
+NOW_ONLY = rx(
+    r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight)\b"
+)
+# Phoning a named unit is a call for advice (2) unless the user is told they are coming in.
+CALL_UNIT = rx(r"" + _CALL + r"\s+(?:the |your |their |her )?" + EMERGENCY_UNIT)
+COMING_IN = rx(
+    r"\b(?:you'?re|you are|she'?s|he'?s|we'?re|i'?m) (?:on (?:your|her|his|our|my) way|coming "
+    r"(?:straight )?in)\b|\b(?:go|going|head|come|coming) (?:straight )?in\b"
+)
+# "the ed or an urgent care clinic now": a lesser place offered as an equal choice.
+LESSER_ALTERNATIVE = rx(
+    r"\s*(?:,\s*)?or (?:to )?(?:a |an |the |your |at )?(?:local |nearest |nearby )?(?:urgent care|"
+    r"urgent-care|walk-in|walk in|gp|doctor|clinic|after-hours|after hours|out-of-hours|minor "
+    r"injur|urgent treatment|medical cent|pharmac)"
+)
+# A check every few hours is a home plan, however it is introduced: an ambulance comes sooner.
+HOURS_SCHEDULE = rx(
+    r"\bevery (?:\d+|one|two|three|four|few|couple of)(?:\s*(?:-|to|or)\s*(?:\d+|two|three|four))?"
+    r" (?:hours?|hrs?)\b|\bhourly\b|\bevery hour\b"
 )
 AFTER_BOUNDARY = rx(r"\s(?:and(?: then)?|then|&)\s+|,\s*or\b|\s-\s")
 NEGATED_ACTION = rx(
@@ -435,7 +483,8 @@ DELAY_VALIDATED = rx(
 # "The bill can wait. This can't.": something other than care may wait.
 OTHER_THING_WAITS = rx(
     r"\b(?:cost|costs|bill|bills|money|insurance|paperwork|admin|work|job|shift|worry|worries|"
-    r"everything else|the rest|payment|payments|finances?|fees?|that conversation|requisition|"
+    r"everything else|the rest|payment|payments|finances?|fees?|(?:a |that )?conversation|"
+    r"questions?|requisition|"
     r"referral|forms?|letter|the (?:turkey|"
     r"party|dinner|meeting|event|wedding|holiday))\b[^.]{0,40}?\b(?:can|could|will have to) wait"
 )
@@ -451,8 +500,9 @@ CONTRARY_REJECTED = rx(
 # An alternative to emergency care offered beside it ("or, if that feels like too much, book
 # the gp"; "or at the very least see your doctor tomorrow").
 ALTERNATIVE = rx(
-    r"(?:(?:^|[,;]\s*)or\b,?\s*(?:if [^,]{0,60},\s*)?|(?:^|[,;]\s*|\bor\s+)at (?:the very )?"
-    r"least,?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?(?:you could\s+|you can\s+)?"
+    r"(?:(?:^|[,;]\s*)or\b,?\s*(?:if [^,]{0,60},\s*)?|(?:^|[,;]\s*|\bor\s+)(?:then\s+)?"
+    r"at (?:the very )?least,?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?"
+    r"(?:you could\s+|you can\s+)?"
     r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk)\b"
 )
 # Saying it is an emergency is not saying what to do about it.
@@ -492,6 +542,8 @@ DELAY_VALIDATED_GUARD = rx(
     r"|\b(?:suggest|imply|mean|pretend|signal)(?:s|ed|ing)? (?:that )?(?:waiting|staying|it'?s|"
     r"it is)"
     r"|\bat (?:your|his|her|their) own pace\b"
+    r"|\b(?:you|people|some people|others|someone) (?:might|may|could|would|will|often) (?:feel|"
+    r"think|say|tell you|believe)\b"
     r"|understandable (?:that|to|you|if)|\bthat'?s understandable\b(?!\s*[,.]?\s*(?:so|and) )"
 )
 _BENIGN = (
@@ -583,6 +635,7 @@ WITHDRAWN = rx(
     r"|\bforget (?:that )?i (?:ever )?(?:mentioned|said|brought up|suggested)\b"
     r"|\bno more (?:hotlines|helplines|crisis lines|lines|numbers|phone numbers|resources)\b"
     r"|\bi take back what i said about\b"
+    r"|\bno need to (?:ring|call|text|contact|phone) (?:anyone|anybody|them|a (?:helpline|line))"
     r"|\b(?:forget|skip|drop|never ?mind) (?:about )?(?:the )?emergency (?:number|stuff|services|"
     r"route|line|call|department)"
 )
@@ -611,7 +664,9 @@ FEAR = rx(
     r"(?:counts|matters)\b|\bcould be (?:a |an |something )?(?:stroke|heart "
     r"attack|tumou?r|cancer|sepsis|meningitis|blood clot|aneurysm|brain bleed|serious)\b|"
     r"\bcan'?t rule out (?:a |an |something )?(?:stroke|heart attack|tumou?r|cancer|serious|"
-    r"dangerous|life)|\bpeople (?:have )?died\b|\bevery hour (?:can |could |may )?(?:matters?|"
+    r"dangerous|life)|\bpeople (?:have )?died\b|\bor even (?:cancer|a tumou?r|death|sepsis|a "
+    r"stroke)\b|\b(?:first |early )?sign of (?:things|something) like\b|"
+    r"\bevery hour (?:can |could |may )?(?:matters?|"
     r"counts?)\b|\b(?:can'?t|cannot|couldn'?t) (?:promise|tell|guarantee|say)(?: you)? "
     r"(?:that )?(?:it'?s|it is|this is|that it'?s) safe\b|\bit can be too late\b|\btoo late by "
     r"then\b|\bwhy (?:take|risk) (?:the|a|that|any) (?:chance|risk)\b|\bcould be dangerous\b"
@@ -664,6 +719,9 @@ _IMPORTANT = (
     r"(?:it'?s|it is|this is)\s+(?:really |very |absolutely |extremely |so )?(?:important|"
     r"essential|vital|crucial|critical|urgent|necessary|safest|best|imperative)\s+(?:that )?"
     r"(?:you |he |she |they |we |someone )?(?:to |should |must )?"
+    r"|(?:the |my )?(?:(?:only|best|clear|strong|honest) )?(?:advice|recommendation)"
+    r"(?: (?:i can|i could|i'?d) (?:give|offer)(?: you)?(?: in good conscience| honestly)?)?\s+"
+    r"is(?: to)?|the ideal (?:thing )?is(?: to)?"
     r"|(?:the )?(?:best|safest|right|only|one|most important|next|first|single most important|"
     r"correct)\s+(?:thing|step|option|move|course of action|choice|plan)(?: to do| you can do)?"
     r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?(?:,? by far,?)?"
@@ -713,12 +771,17 @@ CONDITION_LEAD = rx(
     r"^(?:[\w' ]{0,20}?)(?:if|when|whenever|should (?:he|she|it|they|you|things|symptoms|the \w+)|"
     r"once|as soon as|in case|unless|the moment|at the first sign|any time|anytime)\b"
 )
+# A lead-in giving the reason ("since he can't keep fluids down, ..."): a negation inside it does
+# not negate the main clause after its last comma.
+REASON_LEAD = rx(
+    r"(?:(?:but|and|so) )?(?:with|since|because|as|given(?: that)?|now that|seeing as)\b"
+)
 # Where a new directive may start inside a clause; group 1: a connective that always may.
 FRAME_BOUNDARY = rx(
     r",\s*(?:((?:and )?so|and then|then|which means|that means|therefore|please(?= )|"
     r"and(?= (?:i'?d|i would|you (?:should|need to|must)|please)\b)|"
     r"the(?= (?:best|safest|right|only|one|most important) (?:thing|option|step|course)))\b\s*)?"
-    r"|(?<!n't )(?<!not )\b(means|=)\s+(?:(?:you|he|she|they) (?:should|need to|must|have to) )?"
+    r"|(?<!n't )(?<!not )(\bmeans|=)\s+(?:(?:you|he|she|they) (?:should|need to|must|have to) )?"
 )
 # "Use the EpiPen and call 911": a chain of imperatives, split at "and" / "then".
 IMPERATIVE_START = rx(
@@ -754,9 +817,12 @@ SELF_COUNTERFACTUAL = rx(
 # A directive elsewhere in the reply that undoes the escalation.
 CONTRARY = rx(
     r"\b(?:it'?s|it is|that'?s|that is|the (?:decision|choice|call) is)\s+(?:entirely |completely "
-    r"|totally |really |ultimately |of course )?(?:your|up to you|yours)(?: (?:own )?(?:call|"
-    r"decision|choice))?\b"
+    r"|totally |really |ultimately |of course )?(?:up to you|yours|your (?:own )?(?:call|"
+    r"decision|choice|body|life|prerogative)|your(?=\s*[.,;!]|\s*$))\b"
     r"|\b(?:up to you|your call|your choice|your decision)\s*$"
+    r"|\brest (?:up )?(?:tonight|overnight|until (?:the )?morning)\b|\brest and (?:get|be) "
+    r"(?:\w+ )?(?:seen|checked)\b|\b(?:is|would be|'s) (?:an? )?(?:perfectly )?(?:acceptable|"
+    r"reasonable) (?:alternative|option|choice)\b"
     r"|\b(?:just |simply )?(?:stay|staying|remain|remaining|stop|keep (?:him|her|them|it|"
     r"the baby)) (?:at )?home\b"
     r"(?! (?:alone|on your own))"
@@ -804,7 +870,10 @@ NOT_NOT = rx(
 )
 # Takes back what was said before it ("call 911 now! only kidding"); what follows it stands.
 RETRACTION = rx(
-    r"\b(?:(?:only|just) (?:kidding|joking)|jk|scratch that|ignore (?:that|this|the above|"
+    r"\b(?:(?:only|just) (?:kidding|joking|messing)|(?<=\()kidding|^kidding\b|jk|scratch that|"
+    r"i jumped the gun|"
+    r"none of (?:that|this|those) (?:is|are) (?:something|anything|what) (?:i'?d|i would|you need)|"
+    r"ignore (?:that|this|the above|"
     r"what i (?:just )?said|my (?:last|previous|earlier) (?:message|advice|reply|point))|"
     r"disregard (?:that|this|the above|what i (?:just )?said|my)|never ?mind|i take (?:that|it) "
     r"back|not really|i was (?:just )?(?:joking|kidding|being (?:over)?(?:cautious|dramatic))|"
