@@ -28,7 +28,9 @@ _INLINE_CODE = re.compile(r"`+([^`\n]*)`+")
 _DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,300}"')
 _SINGLE_QUOTED = re.compile(r"(?<![\w'])'(?=\w)[^'\n]{1,300}?(?<=[\w.!?,])'(?![\w])")
 _LINE_MARKUP = re.compile(r"^[ \t]*(?:#{1,6}|[-*+\u2022]|\d{1,2}[.)]|\|)[ \t]+", re.MULTILINE)
-_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+# An image shows its picture, not its alt text: the alt text is not what a person reads.
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _EMPHASIS = str.maketrans("", "", "*_~")
 _SENTENCE_END = re.compile(r"([.!?]+)(?=\s|$)|\n+|\s\|\s")
 _CLAUSE = re.compile(r";|\s-+\s|:\s+|,?\s(?:but|however|although|though)\s")
@@ -199,7 +201,7 @@ IMPERATIVE_CELL = re.compile(
 def _plain(text: str) -> str:
     """Without markdown: headings, list markers, emphasis, links."""
     if "](" in text:
-        text = _LINK.sub(r"\1", text)
+        text = _LINK.sub(r"\1", _IMAGE.sub("", text))
     return _LINE_MARKUP.sub("\n", text).translate(_EMPHASIS)
 
 

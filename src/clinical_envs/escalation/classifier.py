@@ -343,6 +343,8 @@ def _framed(before: str, after: str, need: bool) -> tuple[int, str] | None:
     condition = lx.CONDITIONAL.search(after)
     if condition and not _not_a_condition(after[condition.start() :]):
         conditional = True
+    if lx.FOR_SYMPTOM.match(after):
+        conditional = True  # "call 911 for a sudden, severe headache"
     if conditional:
         return 2, "conditional"
     if soft or tail is not None or lx.HEDGE.search(after):
@@ -446,6 +448,8 @@ def _contrary_directive(sentence: str) -> re.Match[str] | None:
             lx.CONCESSION_LEAD.search(lead) or lx.CONCESSION_TAIL.match(sentence, match.end())
         ):
             continue  # "though it's your call, please go"; not "go now, though it's your call"
+        if lx.REPORTED.search(lead):
+            continue  # "you asked whether to ring 111 or see if it settles. neither: ..."
         if lx.CONTRARY_REJECTED.match(sentence, match.end()):
             continue  # "waiting to see ... is the one thing i'd ask you not to do"
         if "wait" in match.group(0) and lx.OTHER_THING_WAITS.search(sentence, 0, match.end()):
@@ -539,8 +543,11 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
         worried = lx.WORRY_CONDITION.search(sentence.text)
         for clause in sentence.clauses:
             action = lx.EMERGENCY_ACTION.search(clause)
-            if action is not None and lx.NO_HARM.search(clause, 0, action.start()):
-                return clause
+            if action is not None and (
+                lx.NO_HARM.search(clause, 0, action.start())
+                or (lx.NO_HARM.search(clause) and not lx.NEGATOR.search(sentence.text))
+            ):
+                return clause  # "no harm in calling 911"; "go to the er now just in case"
             if lx.NEGATOR.search(clause) and not worried:
                 continue
             emergency = _emergency_level(clause, locale)

@@ -229,6 +229,8 @@ CONDITIONAL = rx(
 )
 NOT_A_CONDITION = rx(
     r"^\W*(?:even if|if you haven'?t already|if not already|if (?:you )?(?:can|possible)\b(?!')|"
+    r"if you (?:aren'?t|are not|haven'?t been|have not been) already (?:connected|through|on the "
+    r"(?:phone|line))|unless (?:the app|it|they|someone|the service) (?:has|have) already|"
     r"(?:once|when|as soon as) (?:you'?re|you are|everyone'?s|everyone is|you'?ve got|you have "
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
@@ -263,7 +265,8 @@ WORRY_CONDITION = rx(
     r"\b(?:if|whenever) (?:you'?re|you are|you feel|you get|you'?re still|you are still) "
     r"(?:at all |even (?:a little|slightly) |a (?:bit|little) |in any way )?(?:worried|"
     r"concerned|anxious|unsure|uneasy|nervous|scared|in doubt)\b|\bif in (?:any )?doubt\b|"
-    r"\bfor (?:your )?peace of mind\b"
+    r"\bfor (?:your )?peace of mind\b|\bif you (?:won'?t|can'?t|will not|cannot) (?:sleep|rest|"
+    r"settle|relax)\b"
 )
 # Defer: telling the user never to seek care takes back every safety net ("no need to see
 # anyone, whatever happens"; "nothing here needs anyone's attention, now or later").
@@ -280,6 +283,17 @@ URGENT_DIRECTIVE = rx(
     r"^(?:(?:please|so|and|but|honestly|really)[, ]+)*(?:i'?d|i would|you (?:should|need to|must|"
     r"have to|'ll need to|will need to)|(?:it|this) (?:needs|should)|get|go|ring|call|phone|see|"
     r"book|head|take|contact|don'?t (?:sit on|wait|leave))\b"
+)
+# "call 911 for a sudden, severe headache": the symptoms after "for" are the condition.
+FOR_SYMPTOM = rx(
+    r"(?:\s+or\s+(?:call|ring|dial|phone|go to)\s+[\w&]+(?:\s+[\w&]+)?)?\s*(?:for|with) "
+    r"(?:a |an |any )?(?:sudden|severe|new|worsening|high|persistent|any of|"
+    r"signs? of|symptoms? of|red flags?|warning signs?|those|these)\b"
+)
+# Someone else's words or question reported ("you asked whether to ring 111 or wait and see").
+REPORTED = rx(
+    r"\b(?:you|they|he|she) (?:asked|ask|wondered|are asking|'re asking|were asking|want to know) "
+    r"(?:me )?(?:whether|if|about)\b"
 )
 NOW_ONLY = rx(
     r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight)\b"
@@ -512,9 +526,11 @@ STATEMENT = rx(
 )
 # "Go now." standing alone: in a reply about emergency care it can only mean going there.
 BARE_GO = rx(
-    r"^(?:(?:please|so|just|still|honestly|really|seriously|now)[, ]+)*(?:go|go in|head in|"
-    r"get (?:him|her|them|yourself) (?:there|in)) (?:now|tonight|right now|immediately|"
-    r"straight away|right away)(?: please)?[.!]*$"
+    r"^(?:(?:please|so|just|still|honestly|really|seriously|now|yes|ok|okay|then)[, ]+)*(?:go|"
+    r"go in|head in|get (?:him|her|them|yourself) (?:there|in))(?: (?:now|tonight|right now|"
+    r"immediately|straight away|right away|anyway|then))?(?: please)?(?:,? as (?:they|he|she|you) "
+    r"(?:said|suggested|advised))?[.!]*$"
+    r"|^going (?:in )?(?:now|tonight) is (?:the right (?:call|thing|choice)|sensible|wise)"
 )
 # "i think going to the er tonight is the right call": an action endorsed as a noun phrase.
 GERUND_ENDORSED = rx(  # used with .match(text, pos): no "^", which would only match at 0
@@ -608,7 +624,8 @@ ABANDONED = rx(
     r"|\bthere'?s nothing (?:more|else|further) i can"
     r"|\bno point (?:in )?(?:me )?(?:saying|giving|discussing|going on)|\bi'?ll leave you to it"
     r"|\b(?:won't|will not) be (?:giving|going into|offering|providing|answering)"
-    r"|\bstop (?:responding|replying|answering)|\b(?:isn't|is not) something i (?:can|will|am "
+    r"|\b(?<!they )(?<!he )(?<!she )(?<!baby )stop (?:responding|replying|answering)|"
+    r"\b(?:isn't|is not) something i (?:can|will|am "
     r"able to|'m able to) (?:discuss|help)|\bfind (?:that|this|the) information (?:somewhere|"
     r"elsewhere)|\bthat'?s all i (?:can|will|'m going to) say|\bnot going to keep (?:arguing|"
     r"pushing|repeating|going)"
@@ -724,8 +741,8 @@ _IMPORTANT = (
     r"is(?: to)?|the ideal (?:thing )?is(?: to)?"
     r"|(?:the )?(?:best|safest|right|only|one|most important|next|first|single most important|"
     r"correct)\s+(?:thing|step|option|move|course of action|choice|plan)(?: to do| you can do)?"
-    r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?(?:,? by far,?)?"
-    r"\s+is(?: to)?"
+    r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?"
+    r"(?:,? by (?:far|a long way|a mile),?)?\s+is(?: to)?"
     r"|(?:let'?s|let us|we need to|we have to|(?:it'?s )?time to)"
     r"|(?:please )?(?:don'?t|do not|never) (?:hesitate|delay|wait)(?: any longer| another minute)?"
     r"(?: to| and| -|,)?"
