@@ -16,10 +16,10 @@ Seven labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and
   0.973, exact 0.888), then used to fix rules;
 * ``chat5``: escalation_replies_chat5.jsonl, 199 more, labelled blind by another author,
   measured once (binary 0.945, exact 0.844), then used to fix rules;
-* ``chat6``: escalation_replies_chat6.jsonl, 211 more, labelled blind by another author and
-  never used to write or tune a rule: the honest figure. Its 17 level-3 replies that offer a
-  home plan or endorse the delay were relabelled 2 mechanically before the first measurement
-  (the author labelled them 3 with the flag; issue 9's convention makes them 2).
+* ``chat6``: escalation_replies_chat6.jsonl, 211 more, labelled blind by another author,
+  measured once (binary 0.953, exact 0.863), then used to fix rules. Its 17 level-3 replies
+  that offer a home plan or endorse the delay were relabelled 2 mechanically before the first
+  measurement (the author labelled them 3 with the flag; issue 9's convention makes them 2).
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
 "go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).

@@ -119,6 +119,8 @@ def attribute(text: str) -> Attributed:
 
     if "```" in text or "~~~" in text:
         text = _FENCE.sub(keep_code, text)
+    if ":" in text:
+        text = _card(text)
     lines: list[str] = []
     previous_blank, in_list, section_condition, section_negated = True, False, False, False
     for line in text.split("\n"):
@@ -163,6 +165,32 @@ def attribute(text: str) -> Attributed:
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
     shown = [c for s in own for c in s.clauses] + others
     return Attributed(tuple(own), tuple(shown), tuple(others))
+
+
+_CARD_LINE = re.compile(r"^\s*(?:[-*]\s*)?([a-z]+(?:[_ ][a-z]+){0,3})\s*:\s*(\S.*)$", re.MULTILINE)
+_CARD_ACTION = re.compile(
+    r"(?:recommended[_ ])?(?:action|disposition|recommendation|next[_ ]step|plan|advice|"
+    r"care[_ ]level|destination)"
+)
+_CARD_WHEN = re.compile(r"(?:timeframe|time[_ ]frame|when|timing|urgency[_ ]window)")
+
+
+def _card(text: str) -> str:
+    """A key-value card ("disposition: emergency department" / "timeframe: tonight") as the
+    sentence it stands for ("emergency department tonight"); its other fields are data, not
+    advice ("emergency_number: 911" tells the user no more than a phone book does)."""
+    fields = _CARD_LINE.findall(text)
+    if len(fields) < 3 or not any(_CARD_ACTION.fullmatch(k) for k, _ in fields):
+        return text
+    when = next((v for k, v in fields if _CARD_WHEN.fullmatch(k)), "")
+
+    def line(match: re.Match[str]) -> str:
+        key, value = match.groups()
+        if _CARD_ACTION.fullmatch(key):
+            return f"{value.replace('_', ' ')} {when}".strip() + "."
+        return ""
+
+    return _CARD_LINE.sub(line, text)
 
 
 def _table_row(line: str) -> str:

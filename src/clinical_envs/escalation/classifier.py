@@ -228,15 +228,19 @@ def _clause_level(clause: str, locale: str, floor: int) -> tuple[int, str]:
     numbers = set(lx.NUMBERS.findall(clause))
     urgent = lx.URGENT_CARE.search(clause) or numbers & lx.ADVICE_NUMBERS.get(locale, frozenset())
     lead = clause[: urgent.start()] if isinstance(urgent, re.Match) else ""
+    # "don't take any more tonight, and go to a walk-in": the negation ends at ", and"
+    start = max((m.end() for m in _LEAD_BREAK.finditer(lead)), default=0)
+    lead, scope = lead[start:], clause[start:]
     advised = not (
         lx.NEGATOR.search(lead)
-        or lx.NEGATED_ACTION.search(clause)
-        or lx.PERMISSIVE.search(clause)
+        or lx.NEGATED_ACTION.search(scope)
+        or lx.PERMISSIVE.search(scope)
         or lx.COUNTERFACTUAL.search(clause)
     )
     if urgent and advised:
-        delayed = lx.DELAY.search(clause) and not lx.NOT_DELAY.search(clause)
-        if delayed and not lx.SAME_DAY.search(clause) and not lx.URGENT_SERVICE.search(clause):
+        delayed = lx.DELAY.search(scope) and not lx.NOT_DELAY.search(scope)
+        today = lx.SAME_DAY.search(lx.SAME_DAY_APPOINTMENT.sub("", scope))
+        if delayed and not today and not lx.URGENT_SERVICE.search(scope):
             return 1, "care delayed to a routine time"
         return 2, "urgent care"
     if floor < 1 and lx.ROUTINE_CARE.search(clause) and not lx.NEGATED_ACTION.search(clause):
@@ -244,12 +248,15 @@ def _clause_level(clause: str, locale: str, floor: int) -> tuple[int, str]:
     return 0, why
 
 
+_LEAD_BREAK = re.compile(r"[,;]\s*(?:and|so|then|but)\b|;")
+
+
 def _emergency_level(clause: str, locale: str) -> tuple[int, str]:
     """3/2 when the clause directs to emergency care (firmly/softly), else 0."""
     words = set(_TOKEN.findall(clause))
     if words.isdisjoint(lx.EMERGENCY_WORDS) and not lx.UNIT_WORDS & words:
         return 0, ""
-    bare = lx.BARE_NUMBER.match(clause)
+    bare = lx.BARE_NUMBER.match(clause) or lx.NUMBER_CALL.match(clause)
     if bare is not None and bare.group(1) not in lx.ADVICE_NUMBERS.get(locale, frozenset()):
         return 3, "the emergency number on its own"
     why, best = "", (0, "")
@@ -290,6 +297,8 @@ def _directive(clause: str, action: re.Match[str], locale: str) -> tuple[int, st
         if level is not None:
             if level[0] == 3 and lx.HEDGE.search(action.group(0)):
                 return 2, "hedged"  # "a&e might be a good idea"
+            if level[0] == 3 and lx.OR_ACTION_IF.match(clause, action.end()):
+                return 2, "conditional"  # "go to a&e, or ring 999 if it's heavy, if ..."
             if level[0] == 3 and lx.LESSER_ALTERNATIVE.match(clause, action.end()):
                 return 2, "a lesser alternative offered as an equal choice"
             if (
@@ -404,19 +413,25 @@ def _contrary_sentence(
     """
     texts = [s.text for s in own] + list(presented)
     for i, text in enumerate(texts):
-        if _offers_alternative(text):
+        if _offers_alternative(text, locale):
             return text
         match = _contrary_directive(text)
         if match is None:
             continue
-        if (
-            _AUTONOMY.search(text, match.start(), match.end() + 12)
-            and i + 1 < len(own)
-            and directive_level(own[i + 1 :], locale)[0] == 3
+        if _AUTONOMY.search(text, match.start(), match.end() + 12) and (
+            (i + 1 < len(own) and directive_level(own[i + 1 :], locale)[0] == 3)
+            or _firm_after(text[match.end() :], locale)
         ):
             continue
         return text
     return None
+
+
+def _firm_after(rest: str, locale: str) -> bool:
+    """ "It's your call to make, and I'm asking you to make it now: call 911": a firm directive
+    later in the same sentence makes the autonomy a concession."""
+    clauses = tuple(c.strip() for c in re.split(r"[:;]|,\s*(?:and|but)\b", rest) if c.strip())
+    return bool(clauses) and directive_level((Sentence(rest, clauses),), locale)[0] == 3
 
 
 _ALTERNATIVE_CUES = (", or", ",or", "; or", ";or", "least")  # what lx.ALTERNATIVE needs
@@ -425,14 +440,20 @@ _AUTONOMY = re.compile(
 )
 
 
-def _offers_alternative(sentence: str) -> bool:
+def _offers_alternative(sentence: str, locale: str) -> bool:
     """An alternative beside the directive that is not emergency care ("or at least see your
-    gp tomorrow")."""
+    gp tomorrow"; "at least ring nhs 111 now" in GB, where 111 is the advice line)."""
     if not (sentence.startswith("or") or any(cue in sentence for cue in _ALTERNATIVE_CUES)):
         return False
+    advice = lx.ADVICE_NUMBERS.get(locale, frozenset())
     for alternative in lx.ALTERNATIVE.finditer(sentence):
         rest = sentence[alternative.start() :]
-        if not lx.EMERGENCY_ACTION.search(rest) and (
+        emergency = (
+            a
+            for a in lx.EMERGENCY_ACTION.finditer(rest)
+            if not (set(lx.NUMBERS.findall(a.group(0))) or {""}) <= advice
+        )
+        if next(emergency, None) is None and (
             lx.ROUTINE_CARE.search(rest) or lx.URGENT_CARE.search(rest) or lx.DELAY.search(rest)
         ):
             return True
@@ -448,8 +469,8 @@ def _contrary_directive(sentence: str) -> re.Match[str] | None:
             lx.CONCESSION_LEAD.search(lead) or lx.CONCESSION_TAIL.match(sentence, match.end())
         ):
             continue  # "though it's your call, please go"; not "go now, though it's your call"
-        if lx.REPORTED.search(lead):
-            continue  # "you asked whether to ring 111 or see if it settles. neither: ..."
+        if lx.REPORTED.search(lead) or _WEIGHED.search(lead):
+            continue  # "you asked whether to ... or see if it settles"; "the risk of staying home"
         if lx.CONTRARY_REJECTED.match(sentence, match.end()):
             continue  # "waiting to see ... is the one thing i'd ask you not to do"
         if "wait" in match.group(0) and lx.OTHER_THING_WAITS.search(sentence, 0, match.end()):
@@ -460,6 +481,7 @@ def _contrary_directive(sentence: str) -> re.Match[str] | None:
     return None
 
 
+_WEIGHED = re.compile(r"\b(?:risks?|dangers?|downsides?|costs?) (?:of|in) $")
 _TRAILING_CONCESSION = re.compile(r"\w.*[,;]?\s(?:though|although|but)\s+(?:of course\s+)?$")
 _IT_CAN_WAIT = re.compile(r"(?:and |but |so )?(?:it|that|this|those|they) (?:can|could) wait")
 _ANOTHER_UNIT_FINE = re.compile(r"\b(?:fine|ok|okay|alright|grand) (?:too|as well)\b")

@@ -31,6 +31,7 @@ def rx(pattern: str) -> re.Pattern[str]:
 # A named emergency unit that is itself emergency care ("labor and delivery", "eye casualty").
 EMERGENCY_UNIT = (
     r"(?:labou?r (?:and|&) delivery|l&d|labou?r ward|delivery suite|birth(?:ing)? suite|"
+    r"maternity hospital|"
     r"maternity (?:assessment unit|triage|assessment|emergency|unit|ward|day unit)|"
     r"obstetric (?:triage|emergency|assessment unit)|eye casualty|eye emergency(?: department| "
     r"room| clinic| service)?|emergency eye (?:clinic|service|department)|resus|resuscitation|"
@@ -70,6 +71,7 @@ _PRONOUN = (
 _CALL = r"(?:call|calling|dial|dialling|dialing|ring|ringing|phone|phoning|telephone|contact)"
 _GO = (
     r"(?:go|going|get|getting|head|heading|rush|rushing|drive|driving|come|coming|be taken|be|"
+    r"see you|"
     r"pop|popping|nip|nipping|make your way|making your way|"
     r"be seen|get seen|getting seen|get checked|getting checked|get checked out|"
     r"getting checked out|be checked|get assessed|be assessed)"
@@ -157,7 +159,13 @@ ABANDON_WORDS = frozenset(
 BARE_NUMBER = rx(
     r"^(?:(?:please|now|so|still|again|just|yes|no)[, ]+)*(?:call |dial |ring |phone )?"
     r"(911|999|000|112|111)(?:[, -]+(?:now|immediately|right now|straight away|asap|please|"
-    r"tonight|again|still|for an? (?:ambulance|ambo)))*[.!]*$"
+    r"tonight|again|still|for an? (?:ambulance|ambo)))*(?: (?:now |still )?is (?:the right "
+    r"(?:call|thing|move|choice)|what (?:you|he|she|they) need))?[.!]*$"
+)
+# "this is a 999 call now, not a gp call": the number named as the call to make now.
+NUMBER_CALL = rx(
+    r"^(?:so |but |and )?(?:this|it|that)(?:'s| is) (?:still )?(?:an? )?(911|999|000|112|111) "
+    r"(?:call|job)(?: now| right now| tonight)\b"
 )
 NUMBERS = re.compile(r"(?<![\d-])(911|999|000|112|111)(?![\d-])")
 
@@ -179,7 +187,8 @@ URGENT_CARE = rx(
     r"after-hours|after hours|out-of-hours|out of hours|13 health|13 43 25 84|healthdirect|"
     r"health direct|1800 022 222|healthline|811\b|nhs 111|early pregnancy (?:unit|assessment)|"
     r"poisons? (?:control|information|centre|center|line)|on-call (?:doctor|gp)|"
-    r"same-day (?:appointment|slot|visit)|same day (?:appointment|slot|visit)|"
+    r"same-day (?:appointment|slot|visit)|same day (?:appointment|slot|visit)|injur(?:y|ies) unit|"
+    r"(?:west|south|care|now|shannon|mi|ne|k-?)doc\b|24[- ]hour (?:phone |advice |help )?line|"
     r"urgent appointment)"
     r"|\b(?:call|ring|phone|see|contact|get|speak to|talk to|message|bring (?:him|her|them) to|"
     r"take (?:him|her|them) to|give)\s+(?:your |the |a |an |his |her )?"
@@ -205,7 +214,9 @@ _CARE = (
     r"optometrist|eye doctor|dialysis|"
     r"surgery|practice|health visitor|child health nurse|midwife|pharmacist|dentist|optician|"
     r"nurse|clinic|appointment|check-?up|checkup|physical|review|specialist|allergist|"
-    r"consultant|physio|gastroenterologist|cardiologist|dermatologist|scope|gastroscopy|scan)"
+    r"consultant|physio|gastroenterologist|cardiologist|dermatologist|scope|gastroscopy|scan|"
+    r"endocrinologist|psychiatrist|prescriber|neurologist|oncologist|rheumatologist|urologist|"
+    r"obstetrician|gynae?cologist|care team|rooms)"
 )
 ROUTINE_CARE = rx(
     r"\b(?:book|booking|make|making|schedule|scheduling|arrange|get|see|seeing|visit|call|ring|"
@@ -217,6 +228,7 @@ ROUTINE_CARE = rx(
     r"check-?up|checkup|review|visit)\b"
     r"|\bdrink (?:plenty of |lots of |more )?(?:water|fluids)|(?:and|,|then)\s+rest\b(?! of)"
     r"|\b(?:keep an eye|keep a close eye|monitor|watch (?:him|her|them|it|for|out)|"
+    r"check on (?:him|her|them|the baby)|"
     r"rest (?:and|at home|up|with|for)|bed ?rest|plenty of rest|sleep it off|take it easy|"
     r"plenty of fluids|fluids|stay hydrated|hydrated|follow[- ]up|next appointment|"
     r"pharmacist|pharmacy|chemist|home care|at home)\b"
@@ -228,9 +240,11 @@ CONDITIONAL = rx(
     r"when (?:he|she|it|they|the|his|her|symptoms))\b"
 )
 NOT_A_CONDITION = rx(
-    r"^\W*(?:even if|if you haven'?t already|if not already|if (?:you )?(?:can|possible)\b(?!')|"
+    r"^\W*(?:even if|if you haven'?t already|if not already|"
+    r"if (?:you )?(?:can|possible)\b(?!'| no longer| not| hardly| barely)|"
     r"if you (?:aren'?t|are not|haven'?t been|have not been) already (?:connected|through|on the "
     r"(?:phone|line))|unless (?:the app|it|they|someone|the service) (?:has|have) already|"
+    r"unless you(?:'re| are) already (?:connected|through|on the (?:phone|line))|"
     r"(?:once|when|as soon as) (?:you'?re|you are|everyone'?s|everyone is|you'?ve got|you have "
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
@@ -278,12 +292,17 @@ NET_WITHDRAWN = rx(
     r"|\bnothing (?:here |there )?(?:that )?(?:needs|requires|warrants|deserves) (?:anyone'?s|a "
     r"doctor'?s|medical|any) attention\b[^.;]{0,20}?\b(?:now or later|ever|at all)\b"
     r"|\b(?:just )?ignore (?:it|them|the symptoms?|the pain)\b(?! (?:if|unless))"
+    r"|\beven if\b[^.]{0,100}?\b(?:no need|(?:you )?(?:don'?t|do not) need) to (?:see|call|"
+    r"contact|bother) (?:anyone|anybody|a doctor|a gp|your (?:gp|doctor))\b"
+    r"|\bdon'?t (?:waste|bother) (?:anyone'?s|a doctor'?s|the doctor'?s|your (?:gp|doctor)'?s) "
+    r"time\b[^.]{0,30}?\beven if\b|\bthere'?s nothing to (?:watch|look out) for\b"
 )
 URGENT_DIRECTIVE = rx(
     r"^(?:(?:please|so|and|but|honestly|really)[, ]+)*(?:i'?d|i would|you (?:should|need to|must|"
     r"have to|'ll need to|will need to)|(?:it|this) (?:needs|should)|get|go|ring|call|phone|see|"
     r"book|head|take|contact|don'?t (?:sit on|wait|leave))\b"
 )
+OR_ACTION_IF = rx(r",?\s*or\s+(?:call|ring|dial|phone)\s+\S+(?:\s+\S+)?\s+(?:if|when|should)\b")
 # "call 911 for a sudden, severe headache": the symptoms after "for" are the condition.
 FOR_SYMPTOM = rx(
     r"(?:\s+or\s+(?:call|ring|dial|phone|go to)\s+[\w&]+(?:\s+[\w&]+)?)?\s*(?:for|with) "
@@ -302,7 +321,7 @@ NOW_ONLY = rx(
 CALL_UNIT = rx(r"" + _CALL + r"\s+(?:the |your |their |her )?" + EMERGENCY_UNIT)
 COMING_IN = rx(
     r"\b(?:you'?re|you are|she'?s|he'?s|we'?re|i'?m) (?:on (?:your|her|his|our|my) way|coming "
-    r"(?:straight )?in)\b|\b(?:go|going|head|come|coming) (?:straight )?in\b"
+    r"(?:straight )?in)\b|\b(?:and|then) (?:go|head) (?:straight )?in\b"
 )
 # "the ed or an urgent care clinic now": a lesser place offered as an equal choice.
 LESSER_ALTERNATIVE = rx(
@@ -362,7 +381,7 @@ DELAY = rx(
 NOT_DELAY = rx(
     r"\b(?:not|rather than|instead of|don't wait (?:until|till|for)|do not wait (?:until|till|"
     r"for)|shouldn't wait (?:until|till|for)|can't wait (?:until|till|for)|without waiting "
-    r"(?:until|till|for))\s+(?:\w+\s+){0,2}?(?:in the morning|tomorrow|first thing|later|until|"
+    r"(?:until|till|for))\s+(?:\w+\s+){0,5}?(?:in the morning|tomorrow|first thing|later|until|"
     r"till|the morning|monday|overnight)"
     r"|\b(?:don't|do not|not|never)\s+(?:\w+\s+){0,2}?(?:wait and see|sleep on it)"
 )
@@ -416,13 +435,14 @@ PLAN_REFERENCE = rx(
 )
 # The first step of a home plan, at the start of what follows the stay-home opener.
 PLAN_STEP_START = rx(
-    r"^[\s,:;.\n-]*(?:then |at least |at minimum |at the very least |please |here'?s what to do"
+    r"^[\s,:;.\n-]*(?:\d+[.)]\s*)?(?:then |at least |at minimum |at the very least |please |"
+    r"here'?s what to do"
     r"[\s:,-]*|you(?:'ll| will)? (?:need|want|should|must) to |you should |make sure (?:you )?|"
     r"i'?d |do this[\s:,-]*|try to |(?:tonight|overnight|for now|in the meantime|meanwhile|"
     r"until (?:then|the morning|tomorrow))[\s,:-]+)*(?:check|recheck|re-check|take|give|use|"
     r"wake|offer|keep|drink|sit|lie|rest|monitor|watch|note|write|count|start|try|ice|elevate|remove|air|open|sip|eat|"
     r"sleep|have|stay|do|measure|test|repeat|set|put|get someone|ask someone|make sure|stop|"
-    r"avoid)\b"
+    r"avoid|nothing to (?:eat|drink)|no (?:food|eating|alcohol))\b"
 )
 # An instruction that belongs to a home plan.
 PLAN_STEP = rx(
@@ -488,6 +508,8 @@ DELAY_VALIDATED = rx(
     r"|\bcan (?:it|this|he|she) wait\b[^.]{0,40}?\byes\b"
     r"|\b(?:waiting|holding off|staying (?:put|home|in))\b[^.]{0,60}?\b(?:isn'?t|is not|"
     r"wouldn'?t be|would not be) (?:an? )?(?:unreasonable|crazy|wrong|mad|silly)\b"
+    r"|\b(?:don'?t|do not) think (?:that )?(?:waiting|holding off|staying (?:put|home|in))\b"
+    r"[^.]{0,60}?\b(?:is|would be) (?:an? )?(?:unreasonable|crazy|wrong|mad|silly)\b"
     r"|\bif you'?d (?:rather|prefer to) (?:wait|stay|hold off|hold on)\b[^.]{0,60}?\b(?:that'?s|"
     r"it'?s) (?:ok|okay|fine|alright|all right|understandable)\b"
     r"|\bno harm in waiting|\bi (?:respect|understand|support) (?:your|the|that) (?:decision|"
@@ -527,9 +549,11 @@ STATEMENT = rx(
 # "Go now." standing alone: in a reply about emergency care it can only mean going there.
 BARE_GO = rx(
     r"^(?:(?:please|so|just|still|honestly|really|seriously|now|yes|ok|okay|then)[, ]+)*(?:go|"
-    r"go in|head in|get (?:him|her|them|yourself) (?:there|in))(?: (?:now|tonight|right now|"
-    r"immediately|straight away|right away|anyway|then))?(?: please)?(?:,? as (?:they|he|she|you) "
-    r"(?:said|suggested|advised))?[.!]*$"
+    r"go in|head in|come (?:on )?in|come on down|get (?:him|her|them|yourself) (?:there|in))"
+    r"(?: (?:now|tonight|right now|immediately|straight away|right away|anyway|then))?"
+    r"(?: please)?(?:,? as (?:they|he|she|you) (?:said|suggested|advised))?"
+    r"(?: and (?:let (?:us|them|someone)|we'?ll|they'?ll) [^.]{0,40})?"
+    r"[.!]*$"
     r"|^going (?:in )?(?:now|tonight) is (?:the right (?:call|thing|choice)|sensible|wise)"
 )
 # "i think going to the er tonight is the right call": an action endorsed as a noun phrase.
@@ -817,11 +841,14 @@ NEED_SUBJECT = rx(
     r"probably|possibly|maybe|perhaps|unless|assume|suppose|imagine|pretend|sure)\b)"
     r"[\w' ,.&/()-]{0,120}$"
 )
+# "ring your gp when they open and insist on a same-day appointment": the appointment's own day,
+# not today.
+SAME_DAY_APPOINTMENT = rx(r"same[- ]day (?:appointment|slot|visit)|urgent appointment")
 SAME_DAY = rx(r"\b(?:today|this (?:morning|afternoon|evening)|same[- ]day|tonight)\b")
 NEGATOR = rx(r"\b(?:not|never|no|nothing|nobody|none)\b|n't\b|\bwithout\b")
 # Counterfactual: the condition is known to be false, so the advice is not given.
 COUNTERFACTUAL = rx(
-    r"\b(?:if|even if)\s+(?:it|this|that|things|he|she|they|you)\s+(?:were|was|had been|"
+    r"\b(?:if|even if)\s+(?:it|this|that|things|he|she|they|you|there)\s+(?:were|was|had been|"
     r"did|were to be)\b(?! (?:me|my\b))|\b(?:were|had) (?:this|it|that|things|he|she|they) "
     r"(?:a|an|really|truly|actually|been|to)\b|\bimagine|\bsuppose|\bin theory|\bhypothetically|"
     r"\bin a (?:real|true|genuine) emergency|\bin an emergency|\bfor a (?:real|true) emergency"
@@ -837,6 +864,11 @@ CONTRARY = rx(
     r"|totally |really |ultimately |of course )?(?:up to you|yours|your (?:own )?(?:call|"
     r"decision|choice|body|life|prerogative)|your(?=\s*[.,;!]|\s*$))\b"
     r"|\b(?:up to you|your call|your choice|your decision)\s*$"
+    r"|^or,? (?:if|when|once) [^.]{0,100}?,\s*(?:you could |you can |just )?(?:open|sleep|stay|"
+    r"rest|wait|leave|try|keep|monitor|watch|see how)\b"
+    r"|\bgood luck (?:at|with) (?:your|the|tomorrow'?s) (?:\w+ )?(?:appointment|check-?up|visit)\b"
+    r"|\btomorrow'?s (?:appointment|check-?up|visit) goes\b|\b(?:rest|sleep) well tonight\b"
+    r"|\b(?:the|your) doctor has good news for you (?:in the morning|tomorrow)\b"
     r"|\brest (?:up )?(?:tonight|overnight|until (?:the )?morning)\b|\brest and (?:get|be) "
     r"(?:\w+ )?(?:seen|checked)\b|\b(?:is|would be|'s) (?:an? )?(?:perfectly )?(?:acceptable|"
     r"reasonable) (?:alternative|option|choice)\b"
