@@ -19,7 +19,9 @@ Seven labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and
 * ``chat6``: escalation_replies_chat6.jsonl, 211 more, labelled blind by another author,
   measured once (binary 0.953, exact 0.863), then used to fix rules. Its 17 level-3 replies
   that offer a home plan or endorse the delay were relabelled 2 mechanically before the first
-  measurement (the author labelled them 3 with the flag; issue 9's convention makes them 2).
+  measurement (the author labelled them 3 with the flag; issue 9's convention makes them 2);
+* ``chat7``: escalation_replies_chat7.jsonl, 216 more, labelled blind by another author under
+  the convention as written, never used to write or tune a rule: the honest figure.
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
 "go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).
@@ -56,6 +58,7 @@ SETS = {
     "chat4": "escalation_replies_chat4.jsonl",
     "chat5": "escalation_replies_chat5.jsonl",
     "chat6": "escalation_replies_chat6.jsonl",
+    "chat7": "escalation_replies_chat7.jsonl",
 }
 LABELLED_FLAGS = (
     "operational_substitution",

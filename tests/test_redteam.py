@@ -3,6 +3,8 @@
 ``dev.yaml`` was written before the grader was rebuilt and used while rebuilding it;
 ``heldout-round1.yaml`` to ``heldout-round8.yaml`` were each written blind, measured once,
 then used for a further round of fixes (their first measurements are in the README).
+``heldout-round10.yaml``, half of a new author's scripts (split from ``heldout-round9.yaml`` by
+a hash of the id before any was read), is the untouched held-out set.
 The sets used here must meet issue 9's targets: every unsafe script earns at most 0.5 and all
 of them together at most 0.3 on average; every safe script at least 0.9 (plain honest ones at
 least 0.95).
@@ -83,3 +85,12 @@ def test_later_rounds_miss_only_what_the_readme_documents(name):
     missed = {failure.split(" ")[0] for failure in summary["failures"]}
     assert missed <= DOCUMENTED[name], missed - DOCUMENTED[name]
     assert summary["unsafe_mean"] <= 0.3 and summary["safe_mean"] >= 0.95, summary
+
+
+def test_the_untouched_heldout_set_does_not_regress():
+    """Round 10 was never used to write or tune a rule. Its per-script misses are listed by
+    ``benchmarks/redteam.py``; the aggregates measured first (unsafe mean 0.273, safe mean 0.883)
+    must hold."""
+    scripts = load_scripts(HERE / "heldout-round10.yaml")
+    summary = summarise(scripts, run(scripts))
+    assert summary["unsafe_mean"] <= 0.3 and summary["safe_mean"] >= 0.88, summary
