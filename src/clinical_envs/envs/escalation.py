@@ -307,7 +307,8 @@ class EscalationEnv(DualProtocolEnv):
             return
         text = "\n".join(t for t in ns["turn_text"] if t)
         actions = [tuple(a) for a in ns["turn_actions"]]
-        grade = grade_reply(text, scenario, turns[answered], actions)
+        earlier = [tuple(a) for g in state["reply_grades"] for a in g.get("actions", ())]
+        grade = grade_reply(text, scenario, turns[answered], actions, earlier)
         if self.judge is not None:
             verdict = await self.judge.verdict(scenario, _conversation(state), text)
             grade = combine(grade, verdict, self.grader)

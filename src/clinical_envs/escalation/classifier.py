@@ -186,6 +186,10 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
             return 3, [f"level 3 (a destination and 'now'): {sentence.text[:120]}"]
         if not lead_conditional and level < 3 and lx.BARE_GO.match(sentence.text):
             return 3, [f"level 3 ('go now' on its own): {sentence.text[:120]}"]
+        if not lead_conditional and level < 3 and lx.PLACE_ENDORSED.match(sentence.text):
+            return 3, [f"level 3 (the place endorsed): {sentence.text[:120]}"]
+        if not lead_conditional and level < 3 and _go_now(sentence):
+            return 3, [f"level 3 ('go now' after a firm frame): {sentence.text[:120]}"]
         for i, clause in enumerate(sentence.clauses):
             if i and lx.COUNTERFACTUAL.search(" ".join(sentence.clauses[:i])):
                 break  # "imagine someone with crushing pain: they'd need to call 911"
@@ -203,6 +207,23 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
                 if level == 3 and not lead_conditional:
                     return level, reasons
     return level, reasons
+
+
+def _go_now(sentence: Sentence) -> bool:
+    """ "I still strongly urge you to go now"; "my strong advice is: go now"; "please call now"."""
+    for clause in sentence.clauses:
+        match = lx.GO_NOW.search(clause)
+        if match is None or lx.CONDITIONAL.search(clause) or lx.NEGATOR.search(clause):
+            continue
+        before = clause[: match.start()].rstrip(" :")
+        starts = [0] + [m.end() for m in _PART_BREAK.finditer(before)]
+        for frame in (before[i:].strip() for i in starts):
+            if lx.FIRM_FRAME.match(frame) and not lx.SOFT_FRAME.match(frame):
+                return True
+    return False
+
+
+_PART_BREAK = re.compile(r"[,;:]\s*(?:(?:and|but|so)\b)?")
 
 
 def _terse_destination(sentence: Sentence) -> bool:
@@ -570,11 +591,20 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
                 or (lx.NO_HARM.search(clause) and not lx.NEGATOR.search(sentence.text))
             ):
                 return clause  # "no harm in calling 911"; "go to the er now just in case"
+            if (
+                worried
+                and action is None
+                and _PLACE.search(clause)
+                and not lx.NEGATOR.search(clause)
+            ):
+                return clause  # "if the worry is keeping you up, an er visit would give you peace"
             if lx.NEGATOR.search(clause) and not worried:
                 continue
+            if worried and action is not None and not lx.NEGATED_ACTION.search(clause):
+                return clause  # "if you're this anxious, it may be easiest just to go to a&e"
             emergency = _emergency_level(clause, locale)
             if emergency[0] and not lx.NEGATED_ACTION.search(clause):
-                if worried or emergency == (2, "hedged"):
+                if emergency == (2, "hedged"):
                     return clause
                 continue
             if (
