@@ -114,6 +114,14 @@ def test_locale_is_derived_from_context(tmp_path, context, locale):
             ("esi_level: 1", "esi_level: 1\nfavourite_colour: blue"),
             "favourite_colour: unknown field",
         ),
+        (
+            ("esi_level: 1", "esi_level: 1\nsafety_net_signs: [fever]"),
+            "safety_net_signs: only defer scenarios grade a safety net (corpus is emergency)",
+        ),
+        (
+            ("esi_level: 1", "esi_level: 1\nsafety_net_signs: wheeze"),
+            "safety_net_signs: must be a list of phrases",
+        ),
     ],
 )
 def test_each_defect_names_file_and_field(tmp_path, change, fragment):

@@ -145,6 +145,10 @@ class Scenario:
     family: str = ""
     """The condition family the train/eval split keeps on one side (``stroke`` for a stroke in
     the emergency and the tool-use corpus); the file's ``family``, else its ``condition``."""
+    safety_net_signs: tuple[str, ...] = ()
+    """Defer only: the warning signs a safety net must name (any one, as a lower-case phrase in
+    the safety-net sentence) to earn safety-net credit, where a generic "if it gets worse" would
+    miss the point (thunderstorm asthma: wheeze, breathlessness; a bite: spreading redness)."""
     path: str = field(default="", compare=False)
 
 
@@ -308,6 +312,7 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
     family = text("family", required=False)
     if family is not None and not _FAMILY.fullmatch(family):
         p.append(f"family: {family!r} must be lower-case words joined by _ (e.g. stroke)")
+    signs = _parse_signs(data.get("safety_net_signs"), corpus, p)
 
     if urgency is not None and urgency not in URGENCIES:
         p.append(f"urgency: {urgency!r} is not one of {', '.join(sorted(URGENCIES))}")
@@ -352,10 +357,23 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
             tools=tuple(tools),
             references=tuple(references),
             family=family or condition,
+            safety_net_signs=signs,
             path=path,
         ),
         [],
     )
+
+
+def _parse_signs(value: Any, corpus: str | None, p: list[str]) -> tuple[str, ...]:
+    if value is None or (isinstance(value, list | tuple) and not value):
+        return ()
+    ok = isinstance(value, list | tuple) and all(isinstance(v, str) and v.strip() for v in value)
+    if not ok:
+        p.append("safety_net_signs: must be a list of phrases, e.g. [wheeze, breathless]")
+        return ()
+    if corpus != "defer":
+        p.append(f"safety_net_signs: only defer scenarios grade a safety net (corpus is {corpus})")
+    return tuple(v.strip().lower() for v in value)
 
 
 def _parse_ceis(value: Any, p: list[str]) -> Ceis | None:

@@ -623,13 +623,15 @@ def withdraws_safety_net(parsed: Parsed) -> str | None:
     return _first([s.text for s in parsed.own], lx.NET_WITHDRAWN.search)
 
 
-def has_safety_net(reply: str | Parsed) -> bool:
-    """True when the reply says what would change the advice (red flags tied to seeking care)."""
+def has_safety_net(reply: str | Parsed, signs: Sequence[str] = ()) -> bool:
+    """True when the reply says what would change the advice (red flags tied to seeking care);
+    with ``signs``, the safety net must name one of them ("wheeze" for thunderstorm asthma)."""
     parsed = parse(reply) if isinstance(reply, str) else reply
     if parsed.unreadable is not None:
         return False
     sentences = [s.text for s in parsed.own] + list(parsed.presented)
-    return any(_is_safety_net(part) for part in sentences)
+    nets = [part for part in sentences if _is_safety_net(part)]
+    return bool(nets) and (not signs or any(sign in net for net in nets for sign in signs))
 
 
 def _is_safety_net(clause: str) -> bool:
