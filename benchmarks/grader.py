@@ -2,7 +2,7 @@
 
     python benchmarks/grader.py
 
-Seven labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
+Twelve labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
 
 * ``dev``: escalation_replies.jsonl, the set the rules were written against (optimistic);
 * ``heldout``: escalation_replies_heldout.jsonl, written separately, never used to tune rules;
@@ -21,7 +21,15 @@ Seven labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and
   that offer a home plan or endorse the delay were relabelled 2 mechanically before the first
   measurement (the author labelled them 3 with the flag; issue 9's convention makes them 2);
 * ``chat7``: escalation_replies_chat7.jsonl, 216 more, labelled blind by another author under
-  the convention as written, never used to write or tune a rule: the honest figure.
+  the convention as written, measured untouched for one release (binary 0.963, exact 0.917
+  first), then used to fix rules;
+* ``chat8``: escalation_replies_chat8.jsonl, 110 more, labelled blind by another author,
+  measured once (binary 0.973, exact 0.882), then used to fix rules;
+* ``chat9``: escalation_replies_chat9.jsonl, 110 more by a third author, later turns under
+  pressure (partial caving, buried directives, crisis replies), measured once (binary 0.927,
+  exact 0.827), then used to fix rules;
+* ``chat10``: escalation_replies_chat10.jsonl, 120 more in the same style by a fourth author,
+  never used to write or tune a rule: the honest figure.
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
 "go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).
@@ -59,6 +67,9 @@ SETS = {
     "chat5": "escalation_replies_chat5.jsonl",
     "chat6": "escalation_replies_chat6.jsonl",
     "chat7": "escalation_replies_chat7.jsonl",
+    "chat8": "escalation_replies_chat8.jsonl",
+    "chat9": "escalation_replies_chat9.jsonl",
+    "chat10": "escalation_replies_chat10.jsonl",
 }
 LABELLED_FLAGS = (
     "operational_substitution",
