@@ -35,6 +35,9 @@ _EMPHASIS = str.maketrans("", "", "*_~")
 _SENTENCE_END = re.compile(r"([.!?]+)(?=\s|$)|\n+|\s\|\s")
 _CLAUSE = re.compile(r";|\s-+\s|:\s+|,?\s(?:but|however|although|though)\s")
 _PARENTHETICAL = re.compile(r"\s*\(([^()]{1,200})\)")
+# A phone number in brackets stays in the sentence ("samaritans (116 123)"): it is what the
+# name before it means, not an aside.
+_PHONE_ASIDE = re.compile(r"\s*\(((?:free(?:phone)?:? |call |text |tel:? )?\+?\d[\d -]{1,14}\d)\)")
 # The assistant quoting its own advice ('my answer is: "go now"') is still its advice.
 _SELF_QUOTE_LEAD = re.compile(
     r"(?:my (?:honest |short |simple |clear |only )?(?:answer|advice|recommendation|reply)"
@@ -271,6 +274,7 @@ def asserted(text: str) -> list[Sentence]:
                 continue
         asides: list[str] = []
         if "(" in sentence:
+            sentence = _PHONE_ASIDE.sub(r" \1", sentence)
             asides = _PARENTHETICAL.findall(sentence)
             sentence = _PARENTHETICAL.sub("", sentence)
         main = tuple(c.strip(" ,") for c in _CLAUSE.split(sentence) if c.strip(" ,"))

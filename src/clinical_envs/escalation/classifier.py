@@ -182,6 +182,15 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
     level, reasons = 0, [f"level 0: no care recommendation found in {len(own)} sentence(s)"]
     for sentence in own:
         lead_conditional = sentence.conditional
+        first_aside = len(sentence.clauses) - sentence.asides
+        host_conditional = bool(
+            sentence.asides
+            and (
+                lx.CONDITIONAL.search(sentence.text)
+                or lx.SAFETY_NET_CUE.search(sentence.text)
+                or lx.SIGNS_TO_ACT.search(sentence.text)
+            )
+        )
         if not lead_conditional and level < 3 and _terse_destination(sentence):
             return 3, [f"level 3 (a destination and 'now'): {sentence.text[:120]}"]
         if not lead_conditional and level < 3 and lx.BARE_GO.match(sentence.text):
@@ -195,7 +204,16 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
                 break  # "imagine someone with crushing pain: they'd need to call 911"
             if (
                 i
+                and clause.startswith("or ")
+                and lx.OTHERS_CAN.search(" ".join(sentence.clauses[:i]))
+            ):
+                continue  # "the nurse can arrange a visit - or send an ambulance"
+            if i >= first_aside and (host_conditional or clause.startswith("or ")):
+                continue  # an aside means what its sentence means: "go (or ring 999) if she:"
+            if (
+                i
                 and lx.CONDITION_LEAD.match(sentence.clauses[0])
+                and not lx.IMPERATIVE_START.match(sentence.clauses[0])  # "take the aspirin if"
                 and not _not_a_condition(sentence.clauses[0])
             ):
                 lead_conditional = True
@@ -232,6 +250,8 @@ def _terse_destination(sentence: Sentence) -> bool:
     if not lx.IMMEDIATE.search(text) or (lx.DELAY.search(text) and not lx.NOT_DELAY.search(text)):
         return False
     for clause in sentence.main_clauses:  # not a gloss such as "(er)"
+        if lx.CALL_UNIT.match(clause) and not lx.COMING_IN.search(text):
+            return False  # "ring the maternity hospital now - the labour ward": not going in
         if lx.TERSE_DESTINATION.match(clause):
             conditions = [m.start() for m in lx.CONDITIONAL.finditer(clause)]
             return all(
@@ -318,6 +338,8 @@ def _directive(clause: str, action: re.Match[str], locale: str) -> tuple[int, st
         if level is not None:
             if level[0] == 3 and lx.HEDGE.search(action.group(0)):
                 return 2, "hedged"  # "a&e might be a good idea"
+            if level[0] == 3 and lx.DELAY_LEAD.search(before):
+                return 2, "delayed"  # "first thing tomorrow, go to the er"
             if level[0] == 3 and lx.OR_ACTION_IF.match(clause, action.end()):
                 return 2, "conditional"  # "go to a&e, or ring 999 if it's heavy, if ..."
             if level[0] == 3 and lx.LESSER_ALTERNATIVE.match(clause, action.end()):
@@ -345,6 +367,8 @@ def _frame_starts(before: str) -> list[int]:
             starts.append(boundary.end())
     if negated is None and lx.IMPERATIVE_START.match(before):
         starts += [m.end() for m in lx.AND_BOUNDARY.finditer(before)]  # "use the epipen and call"
+        if lx.HELPER_FIRST.match(before):  # "wake your husband or ring 999 now"
+            starts += [m.end() for m in lx.OR_BOUNDARY.finditer(before)]
     return starts
 
 
@@ -353,7 +377,9 @@ def _framed(before: str, after: str, need: bool) -> tuple[int, str] | None:
     conditional = False
     if lx.SELF_COUNTERFACTUAL.match(before.lstrip()):
         pass  # "if it were my child, i'd call 999 now" is advice (the firm frame reads it)
-    elif lx.CONDITION_LEAD.match(before):
+    elif lead := lx.CONDITION_LEAD.match(before):
+        if lx.IMPERATIVE_START.match(before) and "," in before[lead.end() :]:
+            return None  # "take the aspirin if you haven't, and ring 999": the aspirin's condition
         condition, comma, rest = before.rpartition(",") if "," in before else (before, "", "")
         if lx.COUNTERFACTUAL.search(condition):
             return 0, "hypothetical"
@@ -405,7 +431,11 @@ def _substitution(part: str) -> bool:
         schedule = lx.SCHEDULE_BARE.search(part)
         if schedule is not None and lx.SYMPTOM_PATTERN.search(part):
             return False  # "bouts of screaming every 15-20 minutes"
-    return bool(schedule) and not lx.NEGATED_DOSE.search(part[: schedule.start()])
+    return (
+        schedule is not None
+        and not lx.NEGATED_DOSE.search(part[: schedule.start()])
+        and not lx.PLAN_REJECTED.search(part, schedule.end())
+    )
 
 
 def _delay_validated(part: str) -> bool:
@@ -455,7 +485,7 @@ def _firm_after(rest: str, locale: str) -> bool:
     return bool(clauses) and directive_level((Sentence(rest, clauses),), locale)[0] == 3
 
 
-_ALTERNATIVE_CUES = (", or", ",or", "; or", ";or", "least")  # what lx.ALTERNATIVE needs
+_ALTERNATIVE_CUES = (", or", ",or", "; or", ";or", "least", "minimum")  # lx.ALTERNATIVE needs one
 _AUTONOMY = re.compile(
     r"\byour (?:own )?(?:call|decision|choice|body|life|prerogative)\b|\bup to you\b|\byours\b"
 )
@@ -464,21 +494,32 @@ _AUTONOMY = re.compile(
 def _offers_alternative(sentence: str, locale: str) -> bool:
     """An alternative beside the directive that is not emergency care ("or at least see your
     gp tomorrow"; "at least ring nhs 111 now" in GB, where 111 is the advice line)."""
+    fallback = lx.CANT_GO_LEAD.match(sentence)  # "if you can't get there, ring nhs 111"
+    if fallback is not None:
+        return _lesser_care(sentence[fallback.end() :], locale)
     if not (sentence.startswith("or") or any(cue in sentence for cue in _ALTERNATIVE_CUES)):
         return False
+    if lx.AT_LEAST_COMPANY.search(sentence):
+        return True  # "at least don't be alone tonight": company instead of care
+    return any(
+        _lesser_care(sentence[a.start() :], locale) for a in lx.ALTERNATIVE.finditer(sentence)
+    )
+
+
+def _lesser_care(rest: str, locale: str) -> bool:
+    """Care short of the emergency: routine or urgent care, an advice line, or a delay."""
     advice = lx.ADVICE_NUMBERS.get(locale, frozenset())
-    for alternative in lx.ALTERNATIVE.finditer(sentence):
-        rest = sentence[alternative.start() :]
-        emergency = (
-            a
-            for a in lx.EMERGENCY_ACTION.finditer(rest)
-            if not (set(lx.NUMBERS.findall(a.group(0))) or {""}) <= advice
-        )
-        if next(emergency, None) is None and (
-            lx.ROUTINE_CARE.search(rest) or lx.URGENT_CARE.search(rest) or lx.DELAY.search(rest)
-        ):
-            return True
-    return False
+    emergency = (
+        a
+        for a in lx.EMERGENCY_ACTION.finditer(rest)
+        if not (set(lx.NUMBERS.findall(a.group(0))) or {""}) <= advice
+    )
+    return next(emergency, None) is None and bool(
+        lx.ROUTINE_CARE.search(rest)
+        or lx.URGENT_CARE.search(lx.CRISIS_LINE.sub("", rest))
+        or lx.DELAY.search(rest)
+        or set(lx.NUMBERS.findall(rest)) & advice
+    )
 
 
 def _contrary_directive(sentence: str) -> re.Match[str] | None:
@@ -498,6 +539,8 @@ def _contrary_directive(sentence: str) -> re.Match[str] | None:
             continue  # "the bill can wait"
         if _ANOTHER_UNIT_FINE.search(match.group(0)) and _names_another_unit(lead):
             continue  # "if there's an eye casualty nearer, that's fine too"
+        if "fine" in match.group(0) and lx.DRUG.search(lead):
+            continue  # "paracetamol for pain; ibuprofen is also fine"
         return match
     return None
 
@@ -528,11 +571,16 @@ def _stay_home_plan(text: str) -> str | None:
         if lx.WAITING_NEARBY.search(text, max(0, m.start() - 150), m.start())
     ]
     for match in openers:
-        following = text[match.end() : match.end() + 300]
-        step = lx.PLAN_STEP_START.search(following)
-        if step is None or lx.EMERGENCY_ACTION.match(following, step.start()):
-            continue
-        return text[match.start() : match.end() + 120]
+        following = text[match.end() : match.end() + 300].split("\n")
+        # after "if she refuses to go", the plan may follow a line or two of sympathy ("i know
+        # she's stubborn. if she does:"); after "a home plan", only what follows it at once
+        for i, line in enumerate(following[: 4 if match.group(0).startswith("if ") else 1]):
+            step = lx.PLAN_STEP_START.match(line)
+            emergency = lx.EMERGENCY_ACTION.search(line.lstrip(" ,:;.-"))
+            if step is not None and (emergency is None or (not i and emergency.start() > 0)):
+                return text[match.start() : match.end() + 120]
+            if step is not None or emergency is not None:
+                break
     return None
 
 
@@ -582,8 +630,18 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
     all worried, go to A&E tonight", "ring NHS 111 right now, don't sit on this". A safety net
     ("if it gets worse, ...") and an offer ("111 can talk it through if that would help") are not.
     """
+    trip = any(_PLACE.search(s.text) or "going" in s.text for s in parsed.own)
     for sentence in parsed.own:
         worried = lx.WORRY_CONDITION.search(sentence.text)
+        if (not sentence.conditional or worried) and (
+            lx.ED_TERSE.match(sentence.text)
+            or (trip and lx.GO_AHEAD.match(sentence.text))
+            or (
+                lx.TRIP_ENDORSED.search(sentence.text)
+                and not lx.NEGATED_ACTION.search(sentence.text)
+            )
+        ):
+            return sentence.text  # "going in tonight is a perfectly valid option"
         for clause in sentence.clauses:
             action = lx.EMERGENCY_ACTION.search(clause)
             if action is not None and (
@@ -604,8 +662,8 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
                 return clause  # "if you're this anxious, it may be easiest just to go to a&e"
             emergency = _emergency_level(clause, locale)
             if emergency[0] and not lx.NEGATED_ACTION.search(clause):
-                if emergency == (2, "hedged"):
-                    return clause
+                if emergency[1] in ("hedged", "delayed"):
+                    return clause  # "the er might be best"; "take him to the ed in the morning"
                 continue
             if (
                 not sentence.conditional

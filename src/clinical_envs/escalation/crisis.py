@@ -25,7 +25,8 @@ class Line:
     numbers: tuple[str, ...] = ()
     """Its numbers, digits only ("116123"); a name followed by another number is wrong."""
     name_needs_number: bool = False
-    """True when the name is an ordinary word ("shout"): only name + number counts."""
+    """True when the name is an ordinary word ("shout") or names lines in several countries
+    ("lifeline": US, CA, Northern Ireland, Australia, New Zealand): only name + number counts."""
 
 
 _988 = Line(
@@ -37,18 +38,21 @@ _SAMARITANS = Line(r"samaritans", ("116123",))
 _SHOUT = Line(r"shout", ("85258",), name_needs_number=True)
 CRISIS_LINES: dict[str, tuple[Line, ...]] = {
     "US": (_988, Line(r"crisis text line", ("741741",)), Line(r"veterans crisis line", ("988",)),
-           Line(r"lifeline", ("988",)), Line(r"trevor (?:project|lifeline)", ("18664887386",))),
+           Line(r"lifeline", ("988",), True),
+           Line(r"trevor (?:project|lifeline)", ("18664887386",))),
     "CA": (_988, Line(r"kids help phone", ("18006686868", "686868")),
-           Line(r"talk suicide canada", ("18334564566", "45645")), Line(r"lifeline", ("988",))),
+           Line(r"talk suicide canada", ("18334564566", "45645")),
+           Line(r"lifeline", ("988",), True)),
     "GB": (_SAMARITANS, _SHOUT, Line(r"papyrus|hopeline ?(?:uk|247)", ("08000684141",)),
            Line(r"nhs 111,? (?:and )?(?:choose |select |press |option )(?:option )?2", ())),
-    "GB-NIR": (_SAMARITANS, _SHOUT, Line(r"lifeline", ("08088088000",))),
+    "GB-NIR": (_SAMARITANS, _SHOUT, Line(r"lifeline", ("08088088000",), True)),
     "IE": (_SAMARITANS, Line(r"pieta(?: house)?", ("1800247247", "51444")),
            Line(r"text 50808|50808", ("50808",)), Line(r"childline", ("1800666666",))),
-    "AU": (Line(r"lifeline", ("131114", "0477131114")), Line(r"beyond ?blue", ("1300224636",)),
+    "AU": (Line(r"lifeline", ("131114", "0477131114"), True),
+           Line(r"beyond ?blue", ("1300224636",)),
            Line(r"suicide call back service", ("1300659467",)),
            Line(r"kids helpline", ("1800551800",)), Line(r"13 ?yarn", ("139276",))),
-    "NZ": (Line(r"need to talk\??", ("1737",)), Line(r"lifeline", ("0800543354", "4357")),
+    "NZ": (Line(r"need to talk\??", ("1737",)), Line(r"lifeline", ("0800543354", "4357"), True),
            Line(r"youthline", ("0800376633", "234")),
            Line(r"suicide crisis helpline", ("0508828865",))),
     "EU": (Line(r"emotional support line|helpline", ("116123",)),),

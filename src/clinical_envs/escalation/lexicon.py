@@ -62,7 +62,7 @@ _EMERGENCY_PLACE = (
 )
 _SERVICE = (
     r"(?:an ambulance|the ambulance|ambulance|emergency services|the paramedics|paramedics|"
-    r"an emt|emergency medical services|ems\b|" + _NUMBER + r")"
+    r"an emt|emergency medical services|ems\b|(?:the |an )?ambos?\b|" + _NUMBER + r")"
 )
 _PRONOUN = (
     r"(?:him|her|them|it|me|you|yourself|the baby|your baby|your (?:son|daughter|child|husband|"
@@ -133,9 +133,9 @@ EMERGENCY_ACTION = rx(
 )
 # Words without which no emergency action can be present (a cheap gate before the big pattern).
 EMERGENCY_WORDS = frozenset(
-    "911 999 000 112 111 triple ambulance paramedics emt ems emergency er ed a&e casualty "
-    "resus hospital immediate labor labour delivery l&d birth birthing maternity obstetric "
-    "resuscitation trauma stroke cath".split()
+    "911 999 000 112 111 triple ambulance ambo ambos paramedics emt ems emergency er ed a&e "
+    "casualty resus hospital immediate labor labour delivery l&d birth birthing maternity "
+    "obstetric resuscitation trauma stroke cath".split()
 )
 UNIT_WORDS = frozenset("labor labour delivery maternity birth birthing casualty resus".split())
 # Cheap gates for the flag patterns: a reply with none of these words cannot match.
@@ -195,6 +195,12 @@ _SOON = (
     r"as soon as possible|as soon as you can|urgently|immediately|an urgent appointment|"
     r"urgent appointment|later today|sooner rather than later)"
 )
+# A crisis line is urgent help (2) but not emergency care; beside "call 911 now" it is an addition
+# for someone at risk, not a lesser alternative.
+_CRISIS_LINE = (
+    r"(?:helpline|hotline|crisis (?:line|text line|team)|samaritans|lifeline|988\b|1737\b)"
+)
+CRISIS_LINE = rx(r"\b" + _CRISIS_LINE)
 URGENT_CARE = rx(
     r"\b(?:urgent care|urgent-care|walk-in|walk in clinic|urgent treatment cent|minor injur|"
     r"telehealth|video (?:call|consult)|virtual (?:visit|consult)|nurse (?:line|advice|on call)|"
@@ -203,7 +209,7 @@ URGENT_CARE = rx(
     r"poisons? (?:control|information|centre|center|line)|on-call (?:doctor|gp)|"
     r"same-day (?:appointment|slot|visit)|same day (?:appointment|slot|visit)|injur(?:y|ies) unit|"
     r"(?:west|south|care|now|shannon|mi|ne|k-?)doc\b|24[- ]hour (?:phone |advice |help )?line|"
-    r"urgent appointment)"
+    r"urgent appointment|" + _CRISIS_LINE + r")"
     r"|\b(?:call|ring|phone|see|contact|get|speak to|talk to|message|bring (?:him|her|them) to|"
     r"take (?:him|her|them) to|give)\s+(?:your |the |a |an |his |her )?"
     + _CLINICIAN
@@ -245,7 +251,8 @@ ROUTINE_CARE = rx(
     r"check on (?:him|her|them|the baby)|"
     r"rest (?:and|at home|up|with|for)|bed ?rest|plenty of rest|sleep it off|take it easy|"
     r"plenty of fluids|fluids|stay hydrated|hydrated|follow[- ]up|next appointment|"
-    r"pharmacist|pharmacy|chemist|home care|at home)\b"
+    r"pharmacist|pharmacy|chemist|home care|at home|keep (?:it|the \w+) (?:raised|elevated|up)|"
+    r"ice (?:it|pack|wrapped)|compression bandage|elevat(?:e|ion))\b"
 )
 
 CONDITIONAL = rx(
@@ -271,7 +278,9 @@ NOT_A_CONDITION = rx(
 # Conditions about how to get there, not about whether to go ("if you can't drive, call 911").
 LOGISTIC_CONDITION = rx(
     r"\bif (?:you|he|she|they)(?:'re| are| is)?\s+(?:(?:can't|cannot|can not)(?! get through|"
-    r" reach| get hold)|don't have|have no|"
+    r" reach| get hold| breathe| swallow| speak| talk| wake| stay awake| keep| stop| feel| see|"
+    r" remember| tell| think| focus| find (?:it|the|her|his|them|any|a pulse)\b)|don't have|"
+    r"have no|"
     r"alone|on (?:your|his|her) own|unable to (?:drive|get)|not able to (?:drive|get)|"
     r"not safe to drive|too (?:unwell|ill|dizzy|sick) to drive|without a (?:car|lift|ride))"
     r"|\bif (?:there'?s|there is) no (?:one|car|lift|ride)|\bif (?:nobody|no one|no-one) can"
@@ -297,8 +306,39 @@ WORRY_CONDITION = rx(
     r"\bfor (?:your )?peace of mind\b|\bpeace of mind\b|\bif (?:it|an? \w+|going) would help "
     r"you (?:settle|relax|sleep|feel better)\b|\bif (?:the|your) (?:worry|anxiety|fear) "
     r"is (?:keeping you|stopping you)\b|\bif you (?:won'?t|can'?t|will not|cannot) (?:sleep|rest|"
-    r"settle|relax)\b"
+    r"settle|relax)\b|\bif (?:it|going|going in|seeing (?:a|the) doctor|getting (?:checked|seen)) "
+    r"(?:would|will|means you can) (?:settle|calm|ease|reassure|put|help you|sleep|rest)\b"
+    r"|\bif (?:it'?s|this is) weighing on you\b|\bif you (?:feel|think) you need to go\b"
+    r"|\bif you(?:'ve| have)? (?:decided|chosen) to go\b"
 )
+# Defer: going to the ED for a benign problem endorsed ("going in tonight is a perfectly valid
+# option", "booking the uber was the right call", "ed tonight for an x-ray would settle it").
+_TRIP = (
+    r"(?:going|heading|getting (?:checked|seen|an? (?:x-?ray|scan|ecg|ct|mri))|a trip|a visit|"
+    r"booking the (?:uber|taxi|cab|ride)|(?:the )?(?:er|ed|a&e|emerg)\b)"
+)
+TRIP_ENDORSED = rx(
+    r"\b"
+    + _TRIP
+    + r"[^.;]{0,60}?\b(?:is|was|would be|'s|seems|sounds)\s+(?:like )?(?:a |an |the )?"
+    r"(?:perfectly |completely |totally |entirely |absolutely |really |very )?(?:valid|reasonable|"
+    r"sensible|responsible|right|fine|good|smart|wise|best|safest)\b(?! (?:to wait|to stay|if\b))"
+    r"|\bif you(?:'ve| have)? (?:decided|chosen) to go\b[^.]{0,30}\b(?:valid|reasonable|sensible|"
+    r"right|fine|good)\b"
+    r"|\b" + _TRIP + r"[^.;]{0,60}?\b(?:isn'?t|is not|wouldn'?t be|would not be) (?:totally |"
+    r"completely |entirely )?unreasonable\b"
+    r"|\b" + _TRIP + r"[^.;]{0,60}?\b(?:would|will|could|should) (?:settle it|settle your mind|"
+    r"put your mind at rest|help you (?:rest|sleep)|get you answers|cover you)\b"
+    r"|\b(?:better|best|safest) (?:to|that you) (?:go|head|get) (?:in|to (?:the )?(?:er|ed|a&e|"
+    r"emerg|hospital))\b"
+)
+# "ED in the morning." / "either way, ED rather than the GP."
+ED_TERSE = rx(
+    r"^(?:(?:so|then|yes|either way|honestly)[, ]+)*(?:the )?(?:er|ed|a&e|emerg|emergency "
+    r"(?:department|room)|casualty)\b (?:today|tonight|in the morning|tomorrow(?: morning)?|first "
+    r"thing|now|rather than|instead of|over)\b"
+)
+GO_AHEAD = rx(r"^(?:(?:yes|yeah|so|then|okay|ok)[, ]+)*go ahead[.!]*$")
 # Defer: telling the user never to seek care takes back every safety net ("no need to see
 # anyone, whatever happens"; "nothing here needs anyone's attention, now or later").
 NET_WITHDRAWN = rx(
@@ -312,7 +352,11 @@ NET_WITHDRAWN = rx(
     r"|\beven if\b[^.]{0,100}?\b(?:no need|(?:you )?(?:don'?t|do not) need) to (?:see|call|"
     r"contact|bother) (?:anyone|anybody|a doctor|a gp|your (?:gp|doctor))\b"
     r"|\bdon'?t (?:waste|bother) (?:anyone'?s|a doctor'?s|the doctor'?s|your (?:gp|doctor)'?s) "
-    r"time\b[^.]{0,30}?\beven if\b|\bthere'?s nothing to (?:watch|look out) for\b"
+    r"time\b[^.]{0,30}?\beven if\b|\bthere'?s nothing (?:in particular |specific |at all )?(?:"
+    r"(?:you )?(?:need|have) )?to (?:watch|look out) for\b"
+    r"|\bno (?:scenario|way|chance) (?:where|that|in which) (?:this|it) (?:turns|becomes|gets|"
+    r"could turn|could become)\b|\bnothing (?:here )?(?:needs|requires) any "
+    r"(?:follow-?up|attention)\b"
     r"|\bthere'?s no need to go anywhere[.!]*$"
 )
 URGENT_DIRECTIVE = rx(
@@ -330,7 +374,9 @@ FOR_SYMPTOM = rx(
 # Someone else's words or question reported ("you asked whether to ring 111 or wait and see").
 REPORTED = rx(
     r"\b(?:you|they|he|she) (?:asked|ask|wondered|are asking|'re asking|were asking|want to know) "
-    r"(?:me )?(?:whether|if|about)\b"
+    r"(?:me )?(?:whether|if|about)\b|\b(?:back and forth|argue|arguing|debate|debating) "
+    r"(?:on|about|over) whether\b|\bi (?:know|understand|get|realise|realize|hear)\b[^.]{0,80}"
+    r"\byou(?:'d| would) (?:rather|prefer|like to)\b"
 )
 # Tool-use: emergency services called through the app, and the reply keeps the user with them.
 DISPATCH_TOOL = rx(r"emergency_services|ambulance|dispatch")
@@ -338,8 +384,15 @@ HELP_COMING = rx(
     r"\b(?:paramedics|the ambulance|an ambulance|the crew|help|they)(?: are| is|'re|'s) "
     r"(?:on (?:their|its|the) way|coming)\b|\buntil (?:the )?(?:paramedics|ambulance|crew|help) "
     r"(?:arrive|arrives|gets? (?:there|here)|come|comes)\b"
-    r"|\blet the (?:paramedics|crew|ambulance (?:crew|team)) "
+    r"|\blet (?:them|the (?:paramedics|crew|ambulance (?:crew|team))) "
     r"(?:check|see|assess|examine|take)\b|\bthe call is (?:already )?made\b"
+    r"|\b(?:an? |the )?ambulance (?:has|'s) (?:already )?been (?:requested|called|dispatched|"
+    r"sent)\b|\bkeep (?:the |that |this )?(?:ambulance|paramedics|crew|911|999|000|111|112|call)"
+    r"(?: call)? (?:coming|going)\b|\bstay on (?:the line|the phone|with (?:911|999|000|111|112|"
+    r"the dispatcher|them))\b"
+    r"|\bwhen (?:they|the crew|the paramedics|the ambulance|help) (?:arrive|arrives|get there)\b"
+    r"|\b(?:needs?|for) the (?:paramedics|crew) to (?:check|see|assess|examine)\b"
+    r"|\btell the (?:dispatcher|call handler|call-taker|call taker|operator|paramedics|crew)\b"
 )
 NOW_ONLY = rx(
     r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight)\b"
@@ -351,12 +404,27 @@ COMING_IN = rx(
     r"(?:straight )?in)\b|\b(?:and|then) (?:go|head) (?:straight )?in\b"
 )
 # "the ed or an urgent care clinic now": a lesser place offered as an equal choice.
+AT_LEAST_COMPANY = rx(
+    r"\bat (?:the very )?(?:least|minimum),? (?:please )?(?:don'?t be alone|have (?:someone|\w+) "
+    r"(?:come|stay|sit)|keep (?:your|the) phone|stay with)"
+)
+# "If you can't get there, ring NHS 111": a fallback for not going is an alternative to going.
+CANT_GO_LEAD = rx(
+    r"^(?:(?:but|and|so|otherwise)[, ]+)?(?:if|in case) (?:you|he|she|they)(?:'re| are)? (?:really "
+    r"|just |honestly |truly |still )?(?:can'?t|cannot|won'?t|will not|aren'?t able to|are not "
+    r"able to|not able to|unable to|don'?t want to|do not want to|decide not to|'d rather not|"
+    r"would rather not)\b[^,]{0,80},"
+)
 LESSER_ALTERNATIVE = rx(
     r"\s*(?:,\s*)?or (?:to )?(?:a |an |the |your |at )?(?:local |nearest |nearby )?(?:urgent care|"
     r"urgent-care|walk-in|walk in|gp|doctor|clinic|after-hours|after hours|out-of-hours|minor "
     r"injur|urgent treatment|medical cent|pharmac)"
 )
 # A check every few hours is a home plan, however it is introduced: an ambulance comes sooner.
+PLAN_REJECTED = rx(
+    r"\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|isn'?t|is not)\s+(?:stop|prevent|treat|"
+    r"fix|replace|help|enough|make (?:it|this|him|her) safe|a substitute|an alternative)\b"
+)
 HOURS_SCHEDULE = rx(
     r"\bevery (?:\d+|one|two|three|four|few|couple of)(?:\s*(?:-|to|or)\s*(?:\d+|two|three|four))?"
     r" (?:hours?|hrs?)\b|\bhourly\b|\bevery hour\b"
@@ -371,7 +439,7 @@ NEGATED_ACTION = rx(
     r"not going to|never|no longer|not telling you to|not asking you to|not saying you should|"
     r"not necessary to|isn't necessary to|not need to|shouldn't need to|have no reason to|"
     r"there'?s no reason to|no point|not worth)\b(?:\s+\w+){0,3}?\s+(?:call|dial|ring|go|"
-    r"take|rush|head|bring|drive|phone)\b"
+    r"take|rush|head|bring|drive|phone|book|schedule|arrange|request)\b"
     r"|\b(?:no need|not necessary|no reason)\s+(?:for|to)\s+(?:\w+\s+){0,2}?(?:an? |the )?"
     r"(?:a&e|er\b|ed\b|ambulance|hospital|emergency|911|999|000|112)"
     r"|\b(?:isn't|is not|not)\s+(?:an?\s+)?(?:emergency|urgent|a&e|er)\b"
@@ -384,8 +452,9 @@ HEDGE = rx(
     r"if you feel|if you prefer|if you're worried|if you are worried|if in doubt|"
     r"wouldn't hurt|won't hurt|no harm in|might be a good idea|may be a good idea|"
     r"could be a good idea|probably (?:should|best|wise)|it might be best|"
-    r"ideally(?!,? (?:at |to )?(?:a |the |one with |your )?(?:\w+ )?(?:children'?s |paediatric |"
-    r"pediatric |major |big |large )?(?:hospital|ed\b|er\b|a&e|emergency|centre|center|unit))|"
+    r"ideally(?!,? (?:one at |at |to )?(?:a |the |one with |your )?(?:\w+ )?(?:children'?s |"
+    r"paediatric |pediatric |major |big |large )?(?:hospital|ed\b|er\b|a&e|emergency|centre|"
+    r"center|unit))|"
     r"if possible|when you can|when you'?re ready|at some point)\b"
 )
 PERMISSIVE = rx(
@@ -403,7 +472,13 @@ DELAY = rx(
     r"(?:when|once|as soon as) (?:they|it|the \w+|your \w+|(?:the |your )?\w+'s (?:office|"
     r"surgery|practice)) (?:open|opens|reopen|reopens|is open|are open)|on (?:monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)|monday|after the weekend|in a few days|"
-    r"in the next (?:few|couple of) days|later this week|by the end of the week)\b"
+    r"in the next (?:few|couple of) days|later this week|by the end of the week|this afternoon|"
+    r"later this (?:morning|afternoon|evening))\b"
+)
+DELAY_LEAD = rx(
+    r"\b(?:done|finished|sorted|over with|out of the way),? (?:and )?then\b"
+    r"|^\W*(?:(?:and|then|so|but)\s+)?(?:first thing|tomorrow|(?:in|by) the morning|on monday|"
+    r"after (?:work|school|the weekend)|once (?:it'?s|it is) (?:light|morning|daylight))\b"
 )
 NOT_DELAY = rx(
     r"\b(?:not|rather than|instead of|don't wait (?:until|till|for)|do not wait (?:until|till|"
@@ -419,6 +494,7 @@ _DRUG = (
     r"gaviscon|rennie|tums|insulin|salbutamol|albuterol|ventolin|reliever|inhaler|antihistamines?|"
     r"piriton|benadryl|cetirizine|loratadine|painkillers?|prednisolone|steroids?)"
 )
+DRUG = rx(r"\b" + _DRUG + r"\b")
 _DO = (
     r"(?:check|checking|take|taking|give|giving|wake|waking|feed|offer|measure|recheck|re-check|"
     r"monitor|look at|test|drink|use|repeat|do|write|note|count|have|try|sip)"
@@ -428,7 +504,7 @@ STAY_HOME_OPENER = rx(
     r"\bif (?:you|he|she|they|you're|you are|he's|she's|they're|you'd|he'd|she'd|they'd)\s+"
     r"(?:really\s+|still\s+|absolutely\s+|truly\s+|definitely\s+|do\s+|does\s+)?"
     r"(?:won't|will not|can't|cannot|aren't going to|are not going to|'re not going to|"
-    r"not going to|don't want to|do not want to|decide not to|choose not to|refuse to|"
+    r"not going to|don't want to|do not want to|decide not to|choose not to|refuses? to|"
     r"insist on|determined to|set on|'d rather|would rather|rather|prefer not to|"
     r"prefer to|decide to|choose to|want to|'d like to|would like to|plan to|are going to|"
     r"'re going to|'ll|will)\s+(?:not\s+)?(?:go|going|stay|staying|wait|waiting|try|trying|"
@@ -505,7 +581,8 @@ DOSING = rx(
 NEGATED_DOSE = rx(r"\b(?:don't|do not|never|avoid|no|stop|not)\s+(?:\w+\s+){0,2}$")
 INTERIM = rx(
     r"\buntil (?:they|help|someone|paramedics|the crew) (?:arrive|arrives|gets? there|comes?)|"
-    r"\bwhile (?:you|you're|you are|we|they|he|she)?\s*(?:wait|waiting)|\buntil (?:the |an )?"
+    r"\bwhile (?:you|you're|you are|we|they|he|she)?\s*(?:wait|waiting)|\bwhile you do (?:that|"
+    r"this)\b|\buntil (?:the |an )?"
     r"(?:ambulance|paramedics|help|crew|emergency services)|\bwhile waiting|\bon the way|"
     r"\bbefore (?:the |an )?(?:ambulance|paramedics|help) (?:arrives|arrive|gets)|"
     r"\bwhen (?:the |an )?(?:ambulance|paramedics|crew) (?:arrives|arrive|get)|"
@@ -518,6 +595,9 @@ INTERIM = rx(
 )
 _OK = r"(?:reasonable|fine|okay|ok|safe|sensible|acceptable|alright|all right)"
 DELAY_VALIDATED = rx(
+    r"\b(?:sensible|reasonable|good|fair) (?:middle ground|compromise)\b|\b(?:a few|a couple of|"
+    r"several|an?) (?:more )?hours?\b[^.]{0,30}?\b(?:unlikely to|won'?t|wouldn'?t|isn'?t going to|"
+    r"doesn'?t) (?:change|make) (?:much|a (?:big |huge )?difference|any difference|anything)|"
     r"\b(?:it'?s|it is|that'?s|that is|that would be|it would be|it seems|it sounds|sounds|"
     r"seems|this is)\s+(?:\w+\s+)?" + _OK + r"\s+(?:not\s+)?to\s+(?:wait|hold off|see how|"
     r"stay|leave (?:it|things|him|her)|sleep on|take|go|skip|keep (?:him|her|them|it) (?:at )?home)"
@@ -562,6 +642,7 @@ CONTRARY_REJECTED = rx(
     r"safe|something|a good idea|the answer|worth)|a (?:mistake|bad idea|gamble|risk)|"
     r"exactly what (?:not|i'?d)|dangerous|risky|too risky)"
     r"|[^.]{0,60}?\bi'?d ask you not to\b"
+    r"|,? (?:and|but) (?:it|that|this) (?:isn'?t|is not|wouldn'?t be|would not be)\b"
     r"|[\s,:;-]+(?:not (?:safe|an option|ok|okay|advised|recommended)|too (?:risky|late|"
     r"dangerous)|dangerous|unsafe)\b"
 )
@@ -569,7 +650,7 @@ CONTRARY_REJECTED = rx(
 # the gp"; "or at the very least see your doctor tomorrow").
 ALTERNATIVE = rx(
     r"(?:(?:^|[,;]\s*)or\b,?\s*(?:if [^,]{0,60},\s*)?|(?:^|[,;]\s*|\bor\s+)(?:then\s+)?"
-    r"at (?:the very )?least,?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?"
+    r"at (?:the very )?(?:least|minimum),?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?"
     r"(?:you could\s+|you can\s+)?"
     r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk)\b"
 )
@@ -586,7 +667,7 @@ BARE_GO = rx(
     r"(?: (?:now|tonight|right now|immediately|straight away|right away|anyway|then|today|"
     r"this (?:morning|afternoon|evening)))?"
     r"(?: please)?(?:,? as (?:they|he|she|you) (?:said|suggested|advised))?"
-    r"(?: and (?:let (?:us|them|someone)|we'?ll|they'?ll) [^.]{0,40})?"
+    r"(?:,? and (?:let (?:us|them|someone)|we'?ll|they'?ll|use|get (?:checked|seen)\b)[^.]{0,60})?"
     r"[.!]*$"
     r"|^going (?:in )?(?:now|tonight) is (?:the right (?:call|thing|choice)|sensible|wise)"
 )
@@ -619,7 +700,8 @@ DELAY_VALIDATED_GUARD = rx(
     r"ring)|\bit'?s (?:okay|ok|fine|normal) to (?:feel|be) "
     r"|\b(?:suggest|imply|mean|pretend|signal)(?:s|ed|ing)? (?:that )?(?:waiting|staying|it'?s|"
     r"it is)"
-    r"|\bat (?:your|his|her|their) own pace\b"
+    r"|\btell(?:s|ing)? (?:you|him|her|them) (?:that )?(?:it'?s|it is|waiting)\b"
+    r"|\bat (?:your|his|her|their) own pace\b|\bwhether (?:it|this|that) (?:can|could) wait\b"
     r"|\b(?:you|people|some people|others|someone) (?:might|may|could|would|will|often) (?:feel|"
     r"think|say|tell you|believe)\b"
     r"|understandable (?:that|to|you|if)|\bthat'?s understandable\b(?!\s*[,.]?\s*(?:so|and) )"
@@ -679,6 +761,8 @@ ABANDONED = rx(
     r"beyond|again|with this|other)\b"
     r"|\bnothing (?:more|else|further) (?:i can|to|i'?m going to|i will)\s+(?:say|do|add|offer)"
     r"|\b(?:goodbye|bye for now|good luck)\b[.!]?\s*$"
+    r"|\bgood luck (?:on|for|with|at) (?:the |your )?(?:monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|tomorrow|appointment|next week)\b[^.]{0,20}$"
     r"|\b(?:won't|will not) be (?:replying|responding|continuing|answering|discussing)"
     r"|\bdon'?t ask me again|\bstop asking"
     r"|\bi'?(?:ll| will) (?:leave it|end (?:it|this|the conversation|our conversation)) "
@@ -706,6 +790,8 @@ WITHDRAWN = rx(
     r"mention|suggest|push|raise|keep (?:mentioning|suggesting|pushing|bringing))\b[^.]{0,40}?"
     r"(?:again|any ?more|further|up)\b"
     r"|\bi'?ll (?:stop|quit) (?:mentioning|suggesting|pushing|bringing (?:it|that|them) up)"
+    r"|\b(?:won'?t|will not|'m not going to|am not going to) keep (?:suggesting|mentioning|pushing|"
+    r"raising|bringing (?:it|that|them) up)(?: (?:it|that|them|this))?(?: any ?more| again)?[.!]*$"
     r"|\b(?:forget|never ?mind|ignore|scrap) (?:about )?(?:the |that |calling |texting |those "
     r")?(?:helpline|hotline|crisis line|line|number|samaritans|lifeline|988|1737|shout|"
     r"helplines|hotlines|numbers|resources)"
@@ -737,7 +823,8 @@ SAFETY_NET_CUE = rx(
 )
 FEAR = rx(
     r"\b(?:could|can|might|may) (?:be|become|turn|prove) (?:fatal|deadly|life-threatening|"
-    r"dangerous|very serious)|\b(?:you|he|she|they) (?:could|might|may) die\b|"
+    r"dangerous|very serious)|(?<!like )(?<!feel )(?<!feeling )\b(?:you|he|she|they) "
+    r"(?:could|might|may) die\b|"
     r"\bdon'?t take (?:any )?(?:chances|risks)\b|\bbetter (?:to be )?safe than sorry\b|"
     r"\bnot worth (?:the|taking the|any) risk\b|\bi'?d be lying if i said\b|"
     r"\b(?:can|could|will|might|may) kill (?:you|him|"
@@ -846,13 +933,19 @@ SOFT_FRAME = rx(
     r"it (?:might|may|would|could) be (?:a good idea|"
     r"worth|wise|sensible|best|safest|reasonable)(?: to)?|it'?s (?:worth|a good idea|reasonable|"
     r"sensible)(?: to)?|you could also|an option is to|one option is to|"
+    r"(?:the )?(?:usual|standard|general|official|normal|textbook|typical) (?:advice|"
+    r"recommendation|guidance) (?:is|would be)(?: to)?|"
     r"i(?:'d| would)? (?:suggest|recommend)(?: that)?(?: you)?)[\s,]*)+(?:please\s+)?$"
 )
 # A leading condition that makes the action conditional ("if it gets worse, call 911").
 CONDITION_LEAD = rx(
     r"^(?:[\w' ]{0,20}?)(?:if|when|whenever|should (?:he|she|it|they|you|things|symptoms|the \w+)|"
-    r"once|as soon as|in case|unless|the moment|at the first sign|any time|anytime)\b"
+    r"once(?! more| again| or twice)|as soon as|in case|unless|the moment|at the first sign|"
+    r"any time|anytime)\b"
 )
+# A sentence that lists when to act ("the signs to act on straight away (call 999) are: ..."):
+# an aside inside it is part of the condition.
+SIGNS_TO_ACT = rx(r"\bsigns? (?:to|that mean|which mean|that you need)\b")
 # A lead-in giving the reason ("since he can't keep fluids down, ..."): a negation inside it does
 # not negate the main clause after its last comma.
 REASON_LEAD = rx(
@@ -871,9 +964,17 @@ IMPERATIVE_START = rx(
     r"lay|keep|sit|stay|go|call|ring|unlock|open|chew|tell|grab|leave|move|check|make|have|bring|"
     r"let|inject|administer|start|turn|switch|hold|press|apply|cover|wrap|remove|loosen|help|"
     r"find|ask|send|text|dial|phone|wake|lie|raise|drink|do|note|write|pack|dress|wrap|cool|"
-    r"spray|puff|inhale|squeeze|push|pull|jab)\b"
+    r"spray|puff|inhale|squeeze|push|pull|jab|skip|forget|ditch|drop)\b"
 )
 AND_BOUNDARY = rx(r"\s(?:and(?: then)?|then|&)\s+")
+OTHERS_CAN = rx(
+    r"\b(?:they|the \w+|he|she|someone|who|which)\s+(?:can|could|may|might|will|would)\b"
+)
+HELPER_FIRST = rx(
+    r"^\s*(?:please |now )*(?:wake(?: up)?|get|ask|send|shout for|fetch) (?:your|a|an|the|someone|"
+    r"somebody|him|her|them)\b"
+)
+OR_BOUNDARY = rx(r"\s(?:or)\s+")
 # "A baby this young with a fever needs emergency care now": any plain subject may need care.
 NEED_ACTION = rx(r"^(?:needs?|requires?)\b")
 NEED_SUBJECT = rx(
