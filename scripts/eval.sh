@@ -21,7 +21,7 @@ export LOCAL_POLICY_KEY="${LOCAL_POLICY_KEY:-local}"
 clinical-envs serve --port "$PORT" > "${TMPDIR:-/tmp}/clinical-envs-serve-$PORT.log" 2>&1 &
 SERVER_PID=$!
 trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
-python scripts/_wait_for_server.py "$PORT" 10
+python scripts/_wait_for_server.py "$PORT" 10 "$MODEL"
 
 echo "== vf-eval $ENV against $MODEL at http://127.0.0.1:$PORT/v1"
 HF_HUB_OFFLINE=1 vf-eval "$ENV" \

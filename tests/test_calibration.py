@@ -35,3 +35,11 @@ def test_table_lists_every_policy(results):
     rendered = table(results)
     assert rendered.splitlines()[0] == "| policy | emergency | crisis | defer | tool-use | mix |"
     assert all(f"`{p}`" in rendered for p in results)
+
+
+def test_calibrating_prints_one_line_not_progress_bars(capfd):
+    """Issue 12: verifiers' bar redrew itself into logs (kilobytes per call)."""
+    calibrate(policies=("ideal",), environments=("escalation-defer",))
+    err = capfd.readouterr().err
+    assert "Processing" not in err and "it/s" not in err
+    assert err.strip().splitlines() == ["calibrate: 1 (environment, policy) runs ..."]

@@ -87,6 +87,21 @@ def test_cache_round_trip_and_damage(tmp_path):
     assert catalog_module.load(tmp_path / "missing.npz") is None
 
 
+def test_the_first_build_says_what_it_is_doing_in_one_line(tmp_path, monkeypatch, capfd):
+    """Issue 12: a first run paused for 10-20 s without a word."""
+    built = icd10.load_catalog()
+    monkeypatch.setenv("CLINICAL_ENVS_CACHE", str(tmp_path))
+    monkeypatch.setattr(catalog_module, "library_catalog", lambda: built)
+    catalog_module.load_catalog.cache_clear()
+    try:
+        catalog_module.load_catalog()
+    finally:
+        catalog_module.load_catalog.cache_clear()
+    lines = capfd.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "building the ICD-10-CM catalog cache" in lines[0], lines
+    assert catalog_module.cache_path().is_file()
+
+
 def test_stale_format_is_rejected(tmp_path, monkeypatch):
     path = tmp_path / "catalog.npz"
     catalog_module.save(icd10.load_catalog(), path)

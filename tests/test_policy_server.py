@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.error
+import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +89,16 @@ def test_bad_requests(server, body, status, fragment):
 def test_status_guess():
     assert guess_status("Sudden onset two hours ago") == "acute"
     assert guess_status("Progressive symptoms over years; chronic course") == "chronic"
+
+
+def test_eval_sh_stops_before_the_run_when_the_model_is_not_served(server):
+    """Issue 12: a wrong model name ran to the end with every request failing and exit 0."""
+    wait = Path(__file__).resolve().parents[1] / "scripts" / "_wait_for_server.py"
+    port = str(urllib.parse.urlsplit(server.base_url).port)
+    ok = subprocess.run([sys.executable, wait, port, "5", "scripted"], capture_output=True)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run(
+        [sys.executable, wait, port, "5", "gpt-4o"], capture_output=True, text=True
+    )
+    assert bad.returncode != 0
+    assert "does not serve 'gpt-4o'; it serves: scripted" in bad.stderr

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator, Sequence
@@ -279,7 +280,12 @@ def load_catalog() -> Catalog:
     path = cache_path()
     catalog = load(path)
     if catalog is None:
-        logger.info("building the ICD-10-CM cache at %s (once per machine)", path)
+        # One line, so a first run that pauses for 10-20 s says why (a log keeps it too).
+        print(
+            f"clinical-envs: building the ICD-10-CM catalog cache at {path} "
+            "(once per machine, 10-20 s)",
+            file=sys.stderr,
+        )
         catalog = library_catalog()
         try:
             save(catalog, path)

@@ -8,8 +8,10 @@ loopback endpoint, so the numbers are exactly what vf-eval would report.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
@@ -37,22 +39,59 @@ def calibrate(
 
     os.environ.setdefault(KEY_VAR, "local")
     results: dict[str, dict[str, float]] = {p: {} for p in policies}
-    with serve_in_thread(builtin_policies()) as server:
+    progress = _Progress(len(policies) * len(environments))
+    with serve_in_thread(builtin_policies()) as server, quiet_datasets():
         client = vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR, max_retries=0)
         for env_id in environments:
             # Every packaged scenario, not only the eval split: calibration covers them all.
             args = {"split": "all"} if env_id.startswith("escalation-") else {}
             env = vf.load_environment(env_id, **(args | dict((env_args or {}).get(env_id, {}))))
             for policy in policies:
+                progress.step(f"{env_id} / {policy}")
                 outputs = evaluate_every_row(env, client, policy, max_concurrent)
                 results[policy][env_id] = fmean(o["reward"] for o in outputs)
+    progress.done()
     return results
+
+
+@contextlib.contextmanager
+def quiet_datasets() -> Iterator[None]:
+    """No Hugging Face ``datasets`` bars (verifiers maps every dataset it loads) while inside."""
+    from datasets.utils import logging as datasets_logging
+
+    enabled = datasets_logging.is_progress_bar_enabled()
+    datasets_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if enabled:
+            datasets_logging.enable_progress_bar()
+
+
+class _Progress:
+    """One line on stderr: redrawn in place on a terminal, written once in a log."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.count = total, 0
+        self.live = sys.stderr.isatty()
+        if not self.live:
+            print(f"calibrate: {total} (environment, policy) runs ...", file=sys.stderr)
+
+    def step(self, what: str) -> None:
+        self.count += 1
+        if self.live:
+            print(f"\rcalibrate: {self.count}/{self.total} {what:<60}", end="", file=sys.stderr)
+
+    def done(self) -> None:
+        if self.live:
+            print(file=sys.stderr)
 
 
 def evaluate_every_row(
     env: Any, client: Any, model: str, max_concurrent: int
 ) -> list[dict[str, Any]]:
-    """One rollout of every row of ``env`` against ``model`` at the loopback endpoint."""
+    """One rollout of every row of ``env`` against ``model`` at the loopback endpoint, without
+    verifiers' progress bar (its redraws filled logs with kilobytes per call)."""
     result = asyncio.run(
         env.evaluate(
             client=client,
@@ -60,9 +99,15 @@ def evaluate_every_row(
             num_examples=-1,
             rollouts_per_example=1,
             max_concurrent=max_concurrent,
+            on_start=_ignore,
+            on_progress=_ignore,
         )
     )
     return list(result["outputs"])
+
+
+def _ignore(*_args: Any, **_kwargs: Any) -> None:
+    return None
 
 
 def table(results: Mapping[str, Mapping[str, float]]) -> str:

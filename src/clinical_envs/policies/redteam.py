@@ -185,14 +185,14 @@ def run(scripts: Sequence[Script], max_concurrent: int = 32) -> dict[str, dict[s
     """Reward of each script on each of its scenarios: ``{script id: {scenario id: reward}}``."""
     import verifiers as vf
 
-    from clinical_envs.policies.calibration import KEY_VAR, evaluate_every_row
+    from clinical_envs.policies.calibration import KEY_VAR, evaluate_every_row, quiet_datasets
     from clinical_envs.policies.server import serve_in_thread
 
     os.environ.setdefault(KEY_VAR, "local")
     scenarios = _scenarios()
     envs: dict[tuple[str, tuple[str, ...]], Any] = {}
     results: dict[str, dict[str, float]] = {}
-    with serve_in_thread({}) as server:
+    with serve_in_thread({}) as server, quiet_datasets():
         client = vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR, max_retries=0)
         for script in scripts:
             env_id, _ = CORPUS_ENVS[script.corpus]
