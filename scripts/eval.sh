@@ -10,9 +10,10 @@ cd "$ROOT"
 
 PORT="${PORT:-$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 ENV="${ENV:-set-diagnosis-tool-call}"
+# -C: keep what the report needs (recorded diagnoses; per-reply grades) in the saved results.
 case "$ENV" in
-  set-diagnosis-tool-call) DEFAULT_MODEL=retrieval-baseline DEFAULT_ARGS='{"dataset": "bundled", "test_size": 0}' N=64 ;;
-  *) DEFAULT_MODEL=always-escalate DEFAULT_ARGS='{}' N=-1 ;;
+  set-diagnosis-tool-call) DEFAULT_MODEL=retrieval-baseline DEFAULT_ARGS='{"dataset": "bundled", "test_size": 0}' N=64 COLUMNS=clinical ;;
+  *) DEFAULT_MODEL=always-escalate DEFAULT_ARGS='{}' N=-1 COLUMNS=reply_grades ;;
 esac
 MODEL="${MODEL:-$DEFAULT_MODEL}"
 ENV_ARGS="${ENV_ARGS:-$DEFAULT_ARGS}"
@@ -23,7 +24,29 @@ SERVER_PID=$!
 trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
 python scripts/_wait_for_server.py "$PORT" 10 "$MODEL"
 
+# -n asked for more rows than the eval split has: say so rather than quietly run fewer.
+ASKED=""
+ARGS=("$@")
+for i in "${!ARGS[@]}"; do
+  case "${ARGS[$i]}" in
+    -n|--num-examples) ASKED="${ARGS[$((i + 1))]:-}" ;;
+    --num-examples=*) ASKED="${ARGS[$i]#*=}" ;;
+  esac
+done
+if [[ "$ASKED" =~ ^[0-9]+$ ]]; then
+  ROWS="$(HF_HUB_OFFLINE=1 python scripts/_eval_rows.py "$ENV" "$ENV_ARGS")"
+  if (( ASKED > ROWS )); then
+    echo "note: -n $ASKED asked, but $ENV has $ROWS eval rows with these arguments; all $ROWS run"
+  fi
+fi
+
 echo "== vf-eval $ENV against $MODEL at http://127.0.0.1:$PORT/v1"
+MARK="$(mktemp)"
 HF_HUB_OFFLINE=1 vf-eval "$ENV" \
   -m "$MODEL" -b "http://127.0.0.1:$PORT/v1" -k LOCAL_POLICY_KEY \
-  -a "$ENV_ARGS" -n "$N" -r 1 -c 16 -s -d -A "$@"
+  -a "$ENV_ARGS" -n "$N" -r 1 -c 16 -s -d -A -C "$COLUMNS" "$@"
+SAVED="$(find "$ROOT" -name results.jsonl -newer "$MARK" -not -path '*/.venv*' 2>/dev/null | head -n 1)"
+rm -f "$MARK"
+if [ -n "$SAVED" ]; then
+  echo "== results saved in $(dirname "$SAVED")"
+fi
