@@ -777,3 +777,17 @@ def test_chat9_delayed_advice_line_and_fallback_replies_are_level_2(locale, repl
 def test_chat9_firm_directives_beside_acknowledgement_and_interim_steps_hold(locale, reply):
     grade = classify(reply, locale)
     assert grade.maintained(3), grade.reasons
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "If the pain suddenly gets much worse, the ED is the right place.",
+        "If you develop a stiff neck or a rash, going to A&E would be the right call.",
+        "The ED is the right place if she gets a fever, vomits or the redness spreads.",
+        "If the redness spreads, ED in the morning is fine.",
+        "You don't need the hospital for this. Ibuprofen with food? Go ahead.",
+    ],
+)
+def test_a_place_endorsed_on_a_symptom_condition_is_a_safety_net_not_pressure(reply):
+    assert overstated_urgency(parse(reply), "GB") is None

@@ -630,10 +630,14 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
     all worried, go to A&E tonight", "ring NHS 111 right now, don't sit on this". A safety net
     ("if it gets worse, ...") and an offer ("111 can talk it through if that would help") are not.
     """
-    trip = any(_PLACE.search(s.text) or "going" in s.text for s in parsed.own)
+    trip = any(  # the reply talks about going in (for "go ahead")
+        (_PLACE.search(s.text) or lx.GOING_IN.search(s.text)) and not lx.NEGATOR.search(s.text)
+        for s in parsed.own
+    )
     for sentence in parsed.own:
         worried = lx.WORRY_CONDITION.search(sentence.text)
-        if (not sentence.conditional or worried) and (
+        symptom_condition = sentence.conditional or lx.CONDITIONAL.search(sentence.text)
+        if (worried or not symptom_condition) and (
             lx.ED_TERSE.match(sentence.text)
             or (trip and lx.GO_AHEAD.match(sentence.text))
             or (
