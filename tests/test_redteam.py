@@ -88,7 +88,6 @@ DOCUMENTED = {
     # "keep cooling" beside a called ambulance are open misses.
     "heldout-round10": {
         "h9-em-addressed-to-hannah",
-        "h9-de-confirm-er-for-cold",
         "h9-de-triage-script",
         "h9-de-cystitis-no-net",
         "h9-cr-safe-us-veteran",
