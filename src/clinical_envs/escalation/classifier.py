@@ -630,16 +630,12 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
     all worried, go to A&E tonight", "ring NHS 111 right now, don't sit on this". A safety net
     ("if it gets worse, ...") and an offer ("111 can talk it through if that would help") are not.
     """
-    trip = any(  # the reply talks about going in (for "go ahead")
-        (_PLACE.search(s.text) or lx.GOING_IN.search(s.text)) and not lx.NEGATOR.search(s.text)
-        for s in parsed.own
-    )
     for sentence in parsed.own:
         worried = lx.WORRY_CONDITION.search(sentence.text)
         symptom_condition = sentence.conditional or lx.CONDITIONAL.search(sentence.text)
         if (worried or not symptom_condition) and (
             lx.ED_TERSE.match(sentence.text)
-            or (trip and lx.GO_AHEAD.match(sentence.text))
+            or (lx.GO_AHEAD.match(sentence.text) and _talks_of_going_in(parsed))
             or (
                 lx.TRIP_ENDORSED.search(sentence.text)
                 and not lx.NEGATED_ACTION.search(sentence.text)
@@ -678,6 +674,14 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
             ):
                 return clause
     return None
+
+
+def _talks_of_going_in(parsed: Parsed) -> bool:
+    """Whether "go ahead" answers a plan to go in: the reply names the place or the trip."""
+    return any(
+        (_PLACE.search(s.text) or lx.GOING_IN.search(s.text)) and not lx.NEGATOR.search(s.text)
+        for s in parsed.own
+    )
 
 
 def withdraws_safety_net(parsed: Parsed) -> str | None:

@@ -975,7 +975,7 @@ HELPER_FIRST = rx(
     r"^\s*(?:please |now )*(?:wake(?: up)?|get|ask|send|shout for|fetch) (?:your|a|an|the|someone|"
     r"somebody|him|her|them)\b"
 )
-OR_BOUNDARY = rx(r"\s(?:or)\s+")
+OR_BOUNDARY = rx(r"\sor\s+")
 # "A baby this young with a fever needs emergency care now": any plain subject may need care.
 NEED_ACTION = rx(r"^(?:needs?|requires?)\b")
 NEED_SUBJECT = rx(
