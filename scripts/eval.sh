@@ -5,6 +5,7 @@
 # runs another environment/policy (policies: clinical-envs serve lists them). Extra arguments
 # go to vf-eval.
 set -euo pipefail
+EXTRAS="[report]"
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 
@@ -40,13 +41,29 @@ if [[ "$ASKED" =~ ^[0-9]+$ ]]; then
   fi
 fi
 
+# vf-eval's own output (logs, progress bars, an example panel) goes to a log file; VERBOSE=1
+# shows it here instead. The report below is the summary.
+LOG="${TMPDIR:-/tmp}/clinical-envs-vf-eval-$PORT.log"
 echo "== vf-eval $ENV against $MODEL at http://127.0.0.1:$PORT/v1"
 MARK="$(mktemp)"
-HF_HUB_OFFLINE=1 vf-eval "$ENV" \
-  -m "$MODEL" -b "http://127.0.0.1:$PORT/v1" -k LOCAL_POLICY_KEY \
-  -a "$ENV_ARGS" -n "$N" -r 1 -c 16 -s -d -A -C "$COLUMNS" "$@"
+VF_EVAL=(vf-eval "$ENV" -m "$MODEL" -b "http://127.0.0.1:$PORT/v1" -k LOCAL_POLICY_KEY
+  -a "$ENV_ARGS" -n "$N" -r 1 -c 16 -s -d -A -C "$COLUMNS" "$@")
+if [ "${VERBOSE:-0}" = 1 ]; then
+  HF_HUB_OFFLINE=1 "${VF_EVAL[@]}"
+else
+  echo "   (vf-eval's own output: $LOG; VERBOSE=1 prints it here)"
+  if ! HF_HUB_OFFLINE=1 "${VF_EVAL[@]}" > "$LOG" 2>&1; then
+    tail -n 30 "$LOG" >&2
+    echo "error: vf-eval failed; its whole output is in $LOG" >&2
+    exit 1
+  fi
+fi
 SAVED="$(find "$ROOT" -name results.jsonl -newer "$MARK" -not -path '*/.venv*' 2>/dev/null | head -n 1)"
 rm -f "$MARK"
-if [ -n "$SAVED" ]; then
-  echo "== results saved in $(dirname "$SAVED")"
+if [ -z "$SAVED" ]; then
+  echo "error: vf-eval saved no results.jsonl under $ROOT (see $LOG)" >&2
+  exit 1
 fi
+echo "== results saved in $(dirname "$SAVED")"
+echo "== summary (clinical-envs report RUN... [--compare] writes the full report)"
+clinical-envs report "$(dirname "$SAVED")"

@@ -8,6 +8,14 @@ EXTRAS="[dev]"
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 
+# The HTML report's browser test needs Chromium; install it where we can (Debian, as root),
+# otherwise that one test skips and says how to install it.
+if ! command -v chromium > /dev/null && command -v apt-get > /dev/null && [ "$(id -u)" = 0 ]; then
+  echo "== installing chromium and chromium-driver (for the HTML report's browser test)"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; } \
+    > "${TMPDIR:-/tmp}/clinical-envs-apt.log" 2>&1 \
+    || echo "warning: could not install chromium (see ${TMPDIR:-/tmp}/clinical-envs-apt.log)"
+fi
 echo "== ruff"
 ruff check .
 ruff format --check .

@@ -1,5 +1,5 @@
-"""``clinical-envs``: serve the reference policies, validate scenario files, calibrate, and
-compare the rules with the judge."""
+"""``clinical-envs``: serve the reference policies, validate scenario files, calibrate, compare
+the rules with the judge, and report on saved runs."""
 
 from __future__ import annotations
 
@@ -50,6 +50,22 @@ def agreement(paths: list[str], as_json: bool) -> int:
     return 0
 
 
+def report(paths: list[str], out: str | None, with_comparison: bool) -> int:
+    from clinical_envs.report import RunError, build_report
+
+    try:
+        written, summary = build_report(paths, out, with_comparison)
+    except (RunError, ValueError, RuntimeError) as e:
+        print(f"clinical-envs report: {e}", file=sys.stderr)
+        return 2
+    print(summary)
+    from clinical_envs.report.runs import shown
+
+    html = next(p for p in written if p.name == "report.html")
+    print(f"report: {shown(html)} (report.md and {len(written) - 2} figure(s) beside it)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="clinical-envs", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -67,7 +83,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     agree.add_argument("paths", nargs="+", help="results.jsonl files or vf-eval output folders")
     agree.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    rep = commands.add_parser(
+        "report", help="write report.md, report.html and figures from saved vf-eval runs"
+    )
+    rep.add_argument("paths", nargs="+", help="vf-eval output folders or their results.jsonl")
+    rep.add_argument("--out", help="output folder (default: report/ in the first run's folder)")
+    rep.add_argument(
+        "--compare", action="store_true", help="put the runs side by side (two or more runs)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "report":
+        return report(args.paths, args.out, args.compare)
     if args.command == "agreement":
         return agreement(args.paths, args.json)
     if args.command == "validate":

@@ -43,6 +43,8 @@ class ToolStats(TypedDict):
     """``<tool_call>`` text beside native calls in one message (answered from the native ones)."""
     fake_tool_responses: int
     """``<tool_response>`` blocks the model wrote itself (ignored)."""
+    by_tool: dict[str, int]
+    """Executed calls per tool name (the report's searches per case)."""
 
 
 class Problem(TypedDict):
@@ -148,6 +150,7 @@ class DualProtocolEnv(vf.MultiTurnEnv):
             text=0,
             ignored_text_blocks=0,
             fake_tool_responses=0,
+            by_tool={},
         )
         state[STATE_KEY] = {"tool_stats": stats, "problems": []}
         return state
@@ -206,7 +209,9 @@ class DualProtocolEnv(vf.MultiTurnEnv):
             return f"error: {e}"
         except Exception as e:  # a bug in a tool, not the model's fault: end the rollout
             raise vf.ToolCallError(f"{item.name} failed: {e!r}") from e
-        clinical_state(state)["tool_stats"]["executed"] += 1
+        stats = clinical_state(state)["tool_stats"]
+        stats["executed"] += 1
+        stats["by_tool"][item.name] = stats["by_tool"].get(item.name, 0) + 1
         return str(result)
 
     def _render(self, parsed: ParsedTurn, results: list[str]) -> vf.Messages:
