@@ -185,6 +185,20 @@ def test_diagnosis_figures_match_the_hand_computed_values(tmp_path):
     assert (tmp_path / "chapter_confusion.png").read_bytes().startswith(PNG)
 
 
+def test_a_diagnosis_run_without_records_keeps_rewards_and_names_the_missing_column(tmp_path):
+    rows = [json.loads(line) for line in (DIAGNOSIS / "results.jsonl").read_text().splitlines()]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "results.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "clinical"}) + "\n" for r in rows)
+    )
+    _, summary = build_report([run], tmp_path / "out")
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "re-run vf-eval with `-C clinical`" in md
+    assert "mean reward  0.433" in summary and "exact code" not in summary
+    assert "### Tool behaviour" not in md and not list((tmp_path / "out").glob("*.png"))
+
+
 # --- comparison and the command --------------------------------------------------------------
 
 
