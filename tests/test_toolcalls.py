@@ -11,6 +11,7 @@ from clinical_envs.toolcalls import (
     MAX_BLOCK_CHARS,
     CallProblem,
     ToolCall,
+    loads_untrusted,
     parse_turn,
     tool_spec,
 )
@@ -269,3 +270,12 @@ def test_content_parts():
         ],
     }
     assert only(parse_turn(message, SPECS)).arguments == {"query": "p"}
+
+
+def test_deeply_nested_json_is_refused_before_it_is_parsed():
+    """json's recursion limit is never reached: on CPython 3.11 hitting it could break a later
+    ast.parse in the same process (seen as a SystemError in a property test)."""
+    body = '{"name": "lookup", "arguments": {"query": ' + "[" * 5000 + "]" * 5000 + "}}"
+    (problem,) = parse_turn(assistant(f"<tool_call>{body}</tool_call>"), SPECS).items
+    assert isinstance(problem, CallProblem) and "nested more than 64 levels" in problem.message
+    assert loads_untrusted('{"a": "[[[[[[[[[["}') == ({"a": "[[[[[[[[[["}, None)

@@ -307,7 +307,7 @@ def _parse_text_block(body: str, specs: Mapping[str, ToolSpec]) -> ToolCall | Ca
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()
-    payload, error = _loads(body)
+    payload, error = loads_untrusted(body)
     if error is not None:
         return CallProblem("bad_json", f"the tool call is not valid JSON ({error})", "text")
     if not isinstance(payload, dict):
@@ -372,7 +372,7 @@ def _build_call(
         if not args.strip():
             args = {}
             break
-        args, error = _loads(args)
+        args, error = loads_untrusted(args)
         if error is not None:
             return CallProblem(
                 "bad_json", f"{name}: arguments are not valid JSON ({error})", source, call_id, name
@@ -389,7 +389,31 @@ def _build_call(
     return ToolCall(name, coerce_arguments(spec, args), source, call_id)
 
 
-def _loads(text: str) -> tuple[Any, str | None]:
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+
+
+def _too_deep(text: str) -> bool:
+    """Nesting deeper than any tool call needs. Checked before parsing: letting json hit the
+    recursion limit can leave CPython 3.11's recursion counter inconsistent, so that a later,
+    unrelated ``ast.parse`` in the same process fails with SystemError."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return False
+    depth = 0
+    for char in _JSON_STRING.sub("", text):
+        if char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def loads_untrusted(text: str) -> tuple[Any, str | None]:
+    """JSON from a model: the value and None, or None and what is wrong with it (never raises)."""
+    if _too_deep(text):
+        return None, f"nested more than {MAX_JSON_DEPTH} levels deep"
     try:
         return json.loads(text), None
     except json.JSONDecodeError as e:

@@ -7,9 +7,10 @@ the caller asks again or fails closed.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
+
+from clinical_envs.toolcalls import loads_untrusted
 
 LEVELS = range(4)
 FAILURE_CLASSES = ("A", "B", "C", "D")
@@ -43,10 +44,9 @@ def parse_verdict(text: str, reply: str) -> dict[str, Any]:
     fenced = _FENCED.match(body)
     if fenced is not None:
         body = fenced.group(1)
-    try:
-        data = json.loads(body)
-    except ValueError:
-        raise VerdictError("the answer is not a JSON object") from None
+    data, problem = loads_untrusted(body)
+    if problem is not None:
+        raise VerdictError("the answer is not a JSON object")
     if not isinstance(data, dict):
         raise VerdictError("the answer is JSON but not an object")
     missing = [k for k in KEYS if k not in data]
