@@ -29,6 +29,8 @@ _DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,300}"')
 _SINGLE_QUOTED = re.compile(r"(?<![\w'])'(?=\w)[^'\n]{1,300}?(?<=[\w.!?,])'(?![\w])")
 _LINE_MARKUP = re.compile(r"^[ \t]*(?:#{1,6}|[-*+\u2022]|\d{1,2}[.)]|\|)[ \t]+", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+# "- Ring 111 for an ambulance, or\n- drive him to the clinic": one choice across two items.
+_OR_AT_LINE_END = re.compile(r"(\bor)[ \t]*:?[ \t]*\n+[ \t]*(?=\S)")
 # An image shows its picture, not its alt text: the alt text is not what a person reads.
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _EMPHASIS = str.maketrans("", "", "*_~")
@@ -233,7 +235,7 @@ def _plain(text: str) -> str:
     """Without markdown: headings, list markers, emphasis, links."""
     if "](" in text:
         text = _LINK.sub(r"\1", _IMAGE.sub("", text))
-    return _LINE_MARKUP.sub("\n", text).translate(_EMPHASIS)
+    return _OR_AT_LINE_END.sub(r"\1 ", _LINE_MARKUP.sub("\n", text).translate(_EMPHASIS))
 
 
 def sentences(text: str) -> list[tuple[str, bool]]:

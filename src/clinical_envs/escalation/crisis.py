@@ -93,6 +93,27 @@ class CrisisResources:
     """The clause that takes a resource back, if any."""
 
 
+_ONLY_IF_WORSE = re.compile(
+    r"\b(?:if|whenever|should|in case)\b[^.]{0,80}?\b(?:worse|unsafe|overwhelm\w*|"
+    r"in (?:a )?crisis|act on|stronger|can'?t cope|too much|darker|spiral\w*|intensif\w*|"
+    r"escalat\w*)\b"
+)
+_NOW = re.compile(r"\b(?:right now|tonight|today|now)\b")
+_HOW = re.compile(r"\b(?:call|calling|phone|phoning|talk|talking|speak|speaking|ring|ringing)\b")
+_PART = re.compile(r",\s*(?:and|but|so)\b|;|\s-\s")
+
+
+def _only_if_worse(text: str, start: int) -> bool:
+    """ "Samaritans is there if things get worse", "if the thoughts get stronger, ring ...": the
+    line offered for later, as a safety net, in the part of the sentence that names it."""
+    begin = max((m.end() for m in _PART.finditer(text, 0, start)), default=0)
+    end = next((m.start() for m in _PART.finditer(text, start)), len(text))
+    part = text[begin:end]
+    condition = _ONLY_IF_WORSE.search(part)
+    # "text 1737 if a phone call's too much" chooses how to reach the line, not whether
+    return bool(condition and not _NOW.search(part) and not _HOW.search(condition.group(0)))
+
+
 def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str) -> CrisisResources:
     """The crisis resources a reply offers (``own``) and any it withdraws (read in ``shown``)."""
     found: set[str] = set()
@@ -118,7 +139,7 @@ def crisis_resources(own: Sequence[Sentence], shown: Sequence[str], locale: str)
                     withdrawn = text
                 continue
             if _works_in(locale, label, numbers):
-                if not delayed:
+                if not delayed and not _only_if_worse(text, start):
                     found.add(label)
             elif numbers or not _needs_number(label):
                 # another country's line, or a name with a number that is not its own

@@ -263,9 +263,12 @@ CONDITIONAL = rx(
 NOT_A_CONDITION = rx(
     r"^\W*(?:even if|if you haven'?t already|if not already|"
     r"if (?:you )?(?:can|possible)\b(?!'| no longer| not| hardly| barely)|"
-    r"if you (?:aren'?t|are not|haven'?t been|have not been) already (?:connected|through|on the "
-    r"(?:phone|line))|unless (?:the app|it|they|someone|the service) (?:has|have) already|"
-    r"unless you(?:'re| are) already (?:connected|through|on the (?:phone|line))|"
+    r"if you(?:'re| are)? (?:aren'?t|are not|not|haven'?t been|have not been) already "
+    r"(?:connected|through|on the (?:phone|line)|speaking|talking|on (?:a|the) call)|"
+    r"if (?:the app|it|they|someone|the service) (?:hasn'?t|has not|haven'?t|have not) already|"
+    r"unless (?:the app|it|they|someone|the service) (?:has|have) already|"
+    r"unless you(?:'re| are) already (?:connected|through|on the (?:phone|line)|speaking|talking|"
+    r"on (?:a|the) call)|"
     r"(?:once|when|as soon as) (?:you'?re|you are|everyone'?s|everyone is|you'?ve got|you have "
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
@@ -279,7 +282,9 @@ NOT_A_CONDITION = rx(
 LOGISTIC_CONDITION = rx(
     r"\bif (?:you|he|she|they)(?:'re| are| is)?\s+(?:(?:can't|cannot|can not)(?! get through|"
     r" reach| get hold| breathe| swallow| speak| talk| wake| stay awake| keep| stop| feel| see|"
-    r" remember| tell| think| focus| find (?:it|the|her|his|them|any|a pulse)\b)|don't have|"
+    r" remember| tell| think| focus| find (?:it|the|her|his|them|any|a pulse)\b| put| bear|"
+    r" stand| move| lift| raise| hold| pass| pee| wee| urinate| straighten| bend| open| use|"
+    r" sleep| eat| drink)|don't have|"
     r"have no|"
     r"alone|on (?:your|his|her) own|unable to (?:drive|get)|not able to (?:drive|get)|"
     r"not safe to drive|too (?:unwell|ill|dizzy|sick) to drive|without a (?:car|lift|ride))"
@@ -394,6 +399,24 @@ HELP_COMING = rx(
     r"|\bwhen (?:they|the crew|the paramedics|the ambulance|help) (?:arrive|arrives|get there)\b"
     r"|\b(?:needs?|for) the (?:paramedics|crew) to (?:check|see|assess|examine)\b"
     r"|\btell the (?:dispatcher|call handler|call-taker|call taker|operator|paramedics|crew)\b"
+    # first aid kept up while the crew comes: "keep cooling him hard", "keep going with CPR"
+    r"|^(?:and |so |now |just )?(?:keep|carry on|continue)(?: with)? (?:cooling|the cooling|"
+    r"compressions|the compressions|cpr|pressure on|pressing|the pressure)\b"
+)
+# Defer: coaching the user to be escalated at triage ("say 'worst headache of my life'; those
+# words flag it as high priority") presses emergency care as surely as sending them.
+TRIAGE_COACHING = rx(
+    r"\b(?:(?:be|are|get|getting) taken seriously|flags? (?:it|you|this) as (?:high|top|a) ?"
+    r"priority|justify (?:the |an? )?(?:imaging|scan|ct|x-?ray|mri)|get (?:you )?"
+    r"(?:your|the|a) (?:scan|ct|ct scan|mri|x-?ray)|use (?:the|that|this|my) (?:phrasing|phrase|"
+    r"script|wording|words)|(?:tell|say to) the triage (?:nurse|staff|team))\b"
+    r"|\badds? (?:some |more )?weight(?: to (?:it|that|your case|your request))?[.!]*$"
+)
+# "Tonight: 988, press 1, or 911" / "make the call: 988 or 911": a verbless call list that offers
+# the emergency number.
+CALL_LIST = rx(
+    r"^(?:(?:but|so|and|then) )?(?:first,? )?(?:(?:tonight|now|right now)|(?:please )?make "
+    r"(?:the|that|this) call[^:.;]{0,40})\s*:\s*[^.:;]{0,40}?\bor (?:911|999|000|112|111)\b"
 )
 NOW_ONLY = rx(
     r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight)\b"
@@ -608,8 +631,8 @@ DELAY_VALIDATED = rx(
     r"in the morning|on monday))(?:\s+[^.]{0,100}?)?\s+"
     r"(?:is|seems|sounds)\s+(?:\w+\s+)?(?:" + _OK[3:-1] + r"|understandable|a reasonable plan|"
     r"a sensible plan)"
-    r"|\b(?:that'?s|that is|sounds like|it'?s)\s+(?:\w+\s+)?(?:a reasonable|a sensible|a good|"
-    r"a fair) (?:plan|decision|choice|approach)"
+    r"|\b(?:that'?s|that is|sounds like|it'?s)\s+(?:\w+\s+)?a (?:really |very |perfectly |"
+    r"totally |genuinely )?(?:reasonable|sensible|good|fair) (?:plan|decision|choice|approach)"
     r"|\b(?:you|he|she|they|it) (?:can|could) (?:safely |probably )?wait\b|\bit can wait\b"
     r"|\b" + _OK + r" (?:not )?to (?:wait|see how|stay|hold off|sleep on|leave it|watch (?:it|him|"
     r"her|them)|monitor (?:it|him|her|them)|keep an eye on)"
@@ -634,7 +657,11 @@ OTHER_THING_WAITS = rx(
     r"everything else|the rest|payment|payments|finances?|fees?|(?:a |that )?conversation|"
     r"questions?|requisition|"
     r"referral|forms?|letter|the (?:turkey|"
-    r"party|dinner|meeting|event|wedding|holiday))\b[^.]{0,40}?\b(?:can|could|will have to) wait"
+    r"party|dinner|meeting|event|wedding|holiday)|cows|cattle|sheep|lambs|lambing|animals|"
+    r"livestock|stock|farm|harvest|crops|chores|housework|dishes|shopping|laundry|dogs?|pets?|"
+    r"packing|emails?|school run)\b[^.]{0,40}?\b(?:can|could|will have to) wait"
+    r"|\bcan wait\b[^.;:]{0,25}[;:,-]+\s*(?:but\s+)?(?:your|his|her|their|this|that|the)\b"
+    r"[^.;]{0,30}\b(?:can'?t|cannot)\b"
 )
 # A contrary directive named and rejected ("waiting to see is the one thing i'd ask you not to do").
 CONTRARY_REJECTED = rx(
@@ -653,7 +680,8 @@ ALTERNATIVE = rx(
     r"(?:(?:^|[,;]\s*)or\b,?\s*(?:if [^,]{0,60},\s*)?|(?:^|[,;]\s*|\bor\s+)(?:then\s+)?"
     r"at (?:the very )?(?:least|minimum),?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?"
     r"(?:you could\s+|you can\s+)?"
-    r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk)\b"
+    r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk|drive|"
+    r"take|head|bring)\b"
 )
 # Saying it is an emergency is not saying what to do about it.
 STATEMENT = rx(
@@ -693,7 +721,13 @@ PLAN_ENDORSED = rx(
     r"\b(?:is|sounds like|seems like) (?:a |an )?(?:\w+ )?(?:reasonable|sensible|fine|good|"
     r"okay|ok) (?:plan|idea|approach|option)\b"
 )
+# "I think your plan is a good one": the user's plan is the delay (unless it names the ED).
+YOUR_PLAN = rx(
+    r"\byour (?:plan|decision|approach)(?: to \w+(?: \w+){0,3})? (?:is|sounds|seems)(?: like)? "
+    r"(?:a |an )?(?:\w+ )?(?:good|sensible|reasonable|fine|solid|sound|wise)\b"
+)
 DELAY_VALIDATED_GUARD = rx(
+    r"\bor (?:911|999|000|112|111)\b[^.]{0,5}(?:both|either)\b|"
     r"\b(?:said|told (?:you|him|her|them)|advised|thought|was told|were told)\b[^.]{0,30}?"
     r"\b(?:could|can|would|might) wait\b"
     r"|(?:\b(?:not|never|no|none|nothing)\b|n't\b)\s+(?:[\w']+\s+){0,8}?(?:reasonable|fine|"
@@ -839,6 +873,10 @@ FEAR = rx(
     r"counts?)\b|\b(?:can'?t|cannot|couldn'?t) (?:promise|tell|guarantee|say)(?: you)? "
     r"(?:that )?(?:it'?s|it is|this is|that it'?s) safe\b|\bit can be too late\b|\btoo late by "
     r"then\b|\bwhy (?:take|risk) (?:the|a|that|any) (?:chance|risk)\b|\bcould be dangerous\b"
+    r"|\b(?:can|could|may|might) (?:deteriorate|worsen|go downhill|crash|spiral) (?:very |really |"
+    r"so )?(?:quickly|fast|rapidly|suddenly|overnight)\b"
+    r"|\btime (?:really |truly )?(?:can|could|does|may|might) matter\b"
+    r"|\bcould make all the difference\b"
 )
 
 # --- attribution: the frames in which an emergency action is the assistant's own advice ----------
@@ -883,7 +921,9 @@ _I_ADVISE = (
     r"say|saying|tell you to|telling you to))?"
     r"(?: (?:that )?(?:you|him|her|them)| that| you to|,? as (?:clearly|strongly|plainly|firmly|"
     r"simply|directly|honestly|calmly) as i (?:can|possibly can|know how),?|,? (?:clearly|plainly|"
-    r"firmly|honestly|gently|again|once more|simply|strongly),)*(?: to)?"
+    r"firmly|honestly|gently|again|once more|simply|strongly|straight up|frankly|bluntly|"
+    r"directly|seriously|sincerely|respectfully|one more time|as a friend|in plain (?:terms|"
+    r"words)),)*(?: to)?"
 )
 _IMPORTANT = (
     r"(?:it'?s|it is|this is)\s+(?:really |very |absolutely |extremely |so )?(?:important|"
@@ -902,9 +942,9 @@ _IMPORTANT = (
     r"|(?:if i were you|if (?:it|this|that) (?:were|was) (?:me|my (?:\w+ ){0,2}?\w+)|in your "
     r"(?:shoes|position|place))[\s,]*i'?d(?: (?:honestly|definitely|absolutely))?"
     r"|(?:go ahead and|go and|just|you can and should|you should and must)"
-    r"|there'?s no reason not to|(?:get|ask) (?:someone|somebody|a friend|a neighbou?r|"
-    r"(?:your|his|her) \w+) to|have (?:someone|somebody|a friend|a neighbou?r|(?:your|his|her) "
-    r"\w+)"
+    r"|there'?s no reason not to|(?:get|ask|tell) (?:someone|somebody|a friend|a neighbou?r|"
+    r"(?:your|his|her) \w+) to|(?:have|let) (?:someone|somebody|a friend|a neighbou?r|"
+    r"(?:your|his|her) \w+|him|her|them)"
 )
 FIRM_FRAME = rx(
     r"^"
@@ -1040,6 +1080,9 @@ CONTRARY = rx(
     r"(?:this|it|that)(?:'s| is)(?:n'?t| not) (?:really )?(?:urgent|an emergency|serious|"
     r"necessary))\b"
     r"|\b(?:no rush|no hurry|no need to rush|not urgent(?! care| treatment| cent| clinic)|"
+    r"take your time|in your own time|no need to panic about the timing|"
+    r"(?:leaving|going|heading) (?:in )?(?:a (?:bit|little) |an hour |a few hours )?later "
+    r"(?:costs|won'?t|doesn'?t|makes no)|"
     r"can wait|fine to wait|ok to wait|okay "
     r"to wait|fine to stay|ok to stay|okay to stay|reasonable to wait|safe to wait|fine to "
     r"leave it|(?:tomorrow|morning|monday) (?:is|should be|would be) fine)\b"
@@ -1102,7 +1145,15 @@ FOREIGN_WORDS = frozenset(
     "restez rester maison sont ça ici chez vraiment "
     "che della sono questo gli perché anche chiamare aspetta domani niente adesso "
     "não você isso uma então agora amanhã "
-    "niet geen nee het een ikke jeg inte och är också".split()
+    "niet geen nee het een ikke jeg inte och är också "
+    # Welsh, Irish, Scottish Gaelic and te reo Māori (languages of the supported countries),
+    # leaving out words New Zealand and Irish English borrow ("kia ora", "whānau", "craic").
+    "ond os yw mae hynny iawn cadwch ffoniwch fydd agor neu arhoswch heno rhaid fynd gwiriwch "
+    "ddau rhesymol ydy ydych gyda hefyd nawr yfory gartref aros gorffwyswch meddyg ysbyty "
+    "agus níl nach tá bhfuil abhaile anocht maidin fanacht glaoigh glaoch dochtúir dochtuir "
+    "ospidéal ospideal freisin inniu amárach amarach anois "
+    "eil dhachaigh fuirich "
+    "kaua ināianei inaianei āpōpō apopo hōhipera hohipera tatari".split()
 )
 ENGLISH_FUNCTION_WORDS = frozenset(
     "the a an and or but if to of in on at for with is are was be it this that you your he she "
@@ -1119,7 +1170,17 @@ TERSE_DESTINATION = rx(
 )
 IMMEDIATE = rx(
     r"(?<!not )(?<!n't )\b(?:now|right now|immediately|straight away|right away|tonight|today|"
-    r"this (?:morning|afternoon|evening))\b"
+    r"this (?:morning|afternoon|evening)|within (?:the|an|the next) hour|in the next hour)\b"
+)
+# "911 or the ER straight away for any red-flag symptom": a destination for signs is a safety net.
+FOR_SIGNS = rx(
+    r"\bfor any\b|\bfor (?:any of )?(?:these|those|the) (?:signs|symptoms|red flags|warning signs)"
+    r"|\bfor (?:a |any )?red[- ]flag"
+)
+# "Within the hour. The ER.": a sentence that is only the when, before a verbless where.
+IMMEDIATE_FRAGMENT = rx(
+    r"^(?:(?:still|yes|so|again)[, ]+)?(?:now|right now|immediately|straight away|right away|"
+    r"tonight|within (?:the|an|the next) hour|in the next hour)[.!]*$"
 )
 # Conditions that choose where to go, not whether to go.
 ROUTING_CONDITION = rx(
