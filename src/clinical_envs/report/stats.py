@@ -52,19 +52,20 @@ def bootstrap(
 ) -> Estimate:
     """Weighted mean of ``(value, weight)`` pairs with a percentile bootstrap interval that
     resamples whole clusters (a scenario's rollouts move together: they are not independent)."""
-    pairs = [p for c in clusters for p in c]
-    if not pairs:
+    if not any(clusters):
         return Estimate(math.nan, math.nan, math.nan, 0)
+    # Each cluster as (sum of value x weight, sum of weight): a resample costs O(clusters).
+    sums = [(sum(v * w for v, w in c), sum(w for _, w in c)) for c in clusters]
 
-    def mean(chosen: Sequence[Sequence[tuple[float, float]]]) -> float:
-        total = sum(w for c in chosen for _, w in c)
-        return sum(v * w for c in chosen for v, w in c) / total if total else math.nan
+    def mean(chosen: Sequence[tuple[float, float]]) -> float:
+        total = sum(w for _, w in chosen)
+        return sum(vw for vw, _ in chosen) / total if total else math.nan
 
     rng = random.Random(seed)
-    k = len(clusters)
-    draws = [mean([clusters[rng.randrange(k)] for _ in range(k)]) for _ in range(resamples)]
+    k = len(sums)
+    draws = [mean([sums[rng.randrange(k)] for _ in range(k)]) for _ in range(resamples)]
     low, high = _percentiles([d for d in draws if not math.isnan(d)])
-    return Estimate(mean(clusters), low, high, len(clusters))
+    return Estimate(mean(sums), low, high, len(clusters))
 
 
 def bootstrap_difference(
