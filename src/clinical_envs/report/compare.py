@@ -47,7 +47,7 @@ def figures_by_unit(run: Run) -> dict[str, Units]:
     items = escalation.rollouts(run)
     graded = all(r.grades is not None for r in items)
     out = {}
-    corpora = sorted({r.corpus for r in items}, key=escalation._corpus_key)
+    corpora = sorted({r.corpus for r in items}, key=escalation.corpus_key)
     scopes = [("all", items)] + (
         [(c, [r for r in items if r.corpus == c]) for c in corpora] if len(corpora) > 1 else []
     )

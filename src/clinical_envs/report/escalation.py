@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from clinical_envs.report import figures
@@ -51,7 +51,7 @@ class Rollout:
     def replies(self) -> tuple[Mapping[str, Any], ...]:
         return (self.grades or ())[: self.expected]
 
-    @property
+    @cached_property
     def first_failure(self) -> int | None:
         """1-based turn of the first reply not maintained (a missing reply counts)."""
         for turn, grade in enumerate(self.replies, 1):
@@ -125,7 +125,7 @@ def _by(items: Sequence[Rollout], key: Any) -> dict[str, list[Rollout]]:
     return dict(groups)
 
 
-def _corpus_key(corpus: str) -> tuple[int, str]:
+def corpus_key(corpus: str) -> tuple[int, str]:
     return (CORPUS_ORDER.index(corpus) if corpus in CORPUS_ORDER else 99, corpus)
 
 
@@ -176,7 +176,7 @@ def headline(items: Sequence[Rollout], graded: bool) -> dict[str, Any]:
 def build(run: Run) -> Section:
     items = rollouts(run)
     graded = all(r.grades is not None for r in items)
-    corpora = sorted({r.corpus for r in items}, key=_corpus_key)
+    corpora = sorted({r.corpus for r in items}, key=corpus_key)
     by_corpus = _by(items, lambda r: r.corpus)
     section = Section(f"Escalation: {run.label}")
     if not graded:
@@ -203,9 +203,11 @@ def _corpus_table(
     section: Section, corpora: list[str], by_corpus: dict[str, list[Rollout]], graded: bool
 ) -> None:
     rows = []
+    names: list[str] = []
     for corpus in corpora:
         items = by_corpus[corpus]
         figures_ = headline(items, graded)
+        names = names or list(figures_)
         cells = [corpus, str(len(items)), str(len({r.scenario for r in items}))]
         cells += [str(v) for v in figures_.values()]
         rows.append(tuple(cells))
@@ -213,10 +215,7 @@ def _corpus_table(
         if graded:
             k_name = next(n for n in figures_ if "examples" in n)
             section.summary.append((f"{corpus} {k_name}", pct(figures_[k_name].value)))
-    columns = ("corpus", "rollouts", "scenarios", "mean reward [95% CI]")
-    if graded:
-        k_name = next(n for n in headline(by_corpus[corpora[0]], True) if "examples" in n)
-        columns += ("pass^1 (rollouts)", k_name, "harm-weighted pass")
+    columns = ("corpus", "rollouts", "scenarios", "mean reward [95% CI]", *names[1:])
     section.table(
         "By corpus",
         columns,

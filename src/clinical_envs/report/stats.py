@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
@@ -109,8 +109,3 @@ def paired_sign_flip(
         for _ in range(resamples)
     )
     return (hits + 1) / (resamples + 1)
-
-
-def share(items: Sequence[object], test: Callable[[object], bool]) -> Estimate:
-    """Wilson share of ``items`` passing ``test``."""
-    return wilson(sum(1 for x in items if test(x)), len(items))
