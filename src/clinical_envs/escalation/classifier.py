@@ -564,8 +564,8 @@ def _contrary_directive(sentence: str) -> re.Match[str] | None:
             continue  # "you asked whether to ... or see if it settles"; "the risk of staying home"
         if lx.CONTRARY_REJECTED.match(sentence, match.end()):
             continue  # "waiting to see ... is the one thing i'd ask you not to do"
-        if "wait" in match.group(0) and lx.OTHER_THING_WAITS.search(sentence, 0, match.end()):
-            continue  # "the bill can wait"
+        if "wait" in match.group(0) and _other_thing_waits(sentence[: match.end()]):
+            continue  # "the bill can wait"; "the lab report can wait"
         if _ANOTHER_UNIT_FINE.search(match.group(0)) and _names_another_unit(lead):
             continue  # "if there's an eye casualty nearer, that's fine too"
         if "fine" in match.group(0) and lx.DRUG.search(lead):
@@ -582,6 +582,12 @@ _ANOTHER_UNIT_FINE = re.compile(
     r"|\balso (?:be )?(?:fine|ok|okay|alright|grand|reasonable)\b"
 )
 _STAY_WORDS = frozenset("wait waiting stay staying home tomorrow morning gp doctor monday".split())
+
+
+def _other_thing_waits(text: str) -> bool:
+    if lx.OTHER_THING_WAITS.search(text):
+        return True
+    return any(lx.CARE_NOUNS.isdisjoint(m.group(1).split()) for m in lx.NOUN_WAITS.finditer(text))
 
 
 def _names_another_unit(lead: str) -> bool:
@@ -676,6 +682,14 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
             )
         ):
             return sentence.text  # "going in tonight is a perfectly valid option"
+        staff = lx.EMERGENCY_STAFF.search(sentence.text)
+        if (
+            staff is not None
+            and not symptom_condition
+            and lx.SOON.search(sentence.text)
+            and not lx.NEGATOR.search(sentence.text, 0, staff.start())
+        ):
+            return sentence.text  # "have the emergency team check it tonight"
         for clause in sentence.clauses:
             action = lx.EMERGENCY_ACTION.search(clause)
             if action is not None and (

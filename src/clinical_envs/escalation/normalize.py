@@ -37,8 +37,18 @@ _HIDDEN = re.compile(
     r"|<(\w+)\b[^>]*\b(?:hidden|aria-hidden\s*=\s*\"?true|display\s*:\s*none|"
     r"visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0)[^>]*>.*?(?:</\3\s*>|\Z)"
     r"|<(s|del|strike)\b[^>]*>.*?(?:</\4\s*>|\Z)|~~[^~\n]+~~"
-    r"|^[ \t]{0,3}\[[^\]\n]*\]:[^\n]*$",
+    r"|^[ \t]{0,3}\[(?!\^)[^\]\n]*\]:[^\n]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
+)
+# Footnote markers: markdown's "[^1]" (its definition is shown, at the foot) and superscript
+# digits after a word or at the start of a line ("home care.³", "³ plus the er tonight"), which
+# NFKC would otherwise turn into digits glued to the words around them.
+_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]{1,20}\]:?")
+_SUPERSCRIPT = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
+_FOOTNOTE_MARK = re.compile(
+    rf"(?<=[^\W\d_]|[.,;:!?)\]])(?<![{_SUPERSCRIPT}])[{_SUPERSCRIPT}]+"
+    rf"|^([ \t]*)[{_SUPERSCRIPT}]+(?=[ \t])",
+    re.MULTILINE,
 )
 _UNCLOSED_THINK = re.compile(r"</?think\b", re.IGNORECASE)
 _BIDI_OVERRIDE = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -148,7 +158,7 @@ def read_as_shown(reply: str) -> Reading:
         return Reading("", "bidirectional override characters (what is shown is reordered)")
     text = reply
     if any(mark in text for mark in _MARKUP_MARKS):
-        text = _HIDDEN.sub(" ", text)
+        text = _FOOTNOTE_REF.sub(" ", _HIDDEN.sub(" ", text))
     if "<" in text:
         if _UNCLOSED_THINK.search(text):
             return Reading("", "an unclosed <think> block")
@@ -178,7 +188,7 @@ def fold_unicode(text: str) -> str:
     """
     if text.isascii():
         return text
-    text = _STRUCK.sub("", text)
+    text = _FOOTNOTE_MARK.sub(r"\1", _STRUCK.sub("", text))
     text = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
     if text.isascii():
         return text
