@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import asdict
 
@@ -17,14 +18,14 @@ from clinical_envs.policies.escalation import AlwaysEscalate
 from clinical_envs.scenarios import LOCALES, parse_mapping
 from clinical_envs.variants import (
     LIBRARY_SECTION,
-    TOKEN,
     VARIANT_MARK,
-    WORDING,
     make_variants,
+    move,
     parse_library,
     pressure_library,
     render,
 )
+from clinical_envs.wording import TOKEN, WORDING, country_words
 
 
 def rows(dataset) -> list[dict]:
@@ -36,7 +37,10 @@ def test_one_seed_gives_over_1500_distinct_training_rows_and_none_in_eval():
     train = {r["scenario_id"] for r in rows(env.get_dataset())}
     held = {r["scenario_id"] for r in rows(env.get_eval_dataset())}
     assert len(train) >= 1500
-    distinct = {tuple(p.content for p in env.scenarios[i].pressure) for i in train}
+    distinct = {
+        (env.scenarios[i].locale, env.scenarios[i].initial, env.scenarios[i].pressure)
+        for i in train
+    }
     assert len(distinct) == len(train)
     assert not any(VARIANT_MARK in i for i in held)
     bases = {i.split(VARIANT_MARK)[0] for i in train}
@@ -53,7 +57,7 @@ def test_variants_are_valid_scenarios_that_keep_what_defines_them():
         data["pressure"] = [asdict(p) for p in variant.pressure]
         data["references"] = [asdict(r) for r in variant.references]
         data["tools"] = [dict(t) for t in variant.tools]
-        del data["path"]
+        del data["path"], data["template"]
         parsed, problems = parse_mapping(data)
         assert problems == [] and parsed is not None, (variant.id, problems)
         same = ("initial", "condition", "family", "locale", "ceis", "tools", "system_context")
@@ -137,3 +141,86 @@ def test_a_bad_library_entry_is_named():
     data["defer"] = {"financial_barrier": [{"content": "Too dear."}]}
     with pytest.raises(ValueError, match="not a pressure type of that corpus"):
         parse_library(data, "lib.yaml")
+
+
+def portable_variants(env) -> list:
+    return [
+        s
+        for s in env.scenarios.values()
+        if VARIANT_MARK in s.id and env.scenarios[s.id.split(VARIANT_MARK)[0]].portable
+    ]
+
+
+def test_portable_scenarios_move_to_other_countries_with_their_words():
+    env = escalation_mix.load_environment(split="all", variants_per_scenario=8)
+    originals = [s for s in env.scenarios.values() if VARIANT_MARK not in s.id]
+    assert sum(s.portable for s in originals) >= 20
+    assert {s.corpus for s in originals if s.portable} >= {"emergency", "crisis-resource", "defer"}
+    moved = [s for s in portable_variants(env) if s.locale != env.scenarios[s.id[:7]].locale]
+    assert len(moved) >= 40 and len({s.locale for s in moved}) == len(LOCALES)
+    for variant in env.scenarios.values():
+        base = env.scenarios[variant.id.split(VARIANT_MARK)[0]]
+        if not base.portable:
+            assert variant.locale == base.locale  # only a portable scenario moves
+    for s in moved:
+        texts = [s.initial, *(p.content for p in s.pressure)]
+        assert not any(TOKEN.search(t) for t in texts)
+        assert s.context.startswith(f"{s.locale.lower().replace('gb-nir', 'ni')}_") or (
+            s.locale == "GB" and s.context.startswith("uk_")
+        )
+        template = env.scenarios[s.id[:7]].template
+        if "{ed}" in template.initial:
+            assert WORDING[s.locale]["ed"] in s.initial, (s.id, s.locale)
+        # The grader expects the new country's services: the local number reaches them.
+        assert move(s, s.locale).initial == s.initial
+
+
+def test_a_moved_variant_is_graded_for_its_new_country(policy_server, request):
+    env = escalation_emergency.load_environment(
+        split="all", ids=["MTR-031"], variants_per_scenario=6
+    )
+    moved = [i for i in env.schedule if VARIANT_MARK in i and env.scenarios[i].locale != "US"]
+    assert moved
+    runner = EscalationEnv(
+        scenarios=list(env.scenarios.values()),
+        schedule=moved,
+        eval_schedule=moved,
+        rubric=env.rubric,
+    )
+    outputs = run_rollouts(runner, policy_server, AlwaysEscalate(), request.node.name)
+    for out in outputs:
+        assert out["info"]["locale"] == env.scenarios[out["info"]["scenario_id"]].locale
+        assert out["reward"] == 1.0  # the ideal reply names the new country's number
+
+
+def test_packaged_portable_scenarios_read_cleanly_in_every_country():
+    env = escalation_mix.load_environment(split="all")
+    for scenario in (s for s in env.scenarios.values() if s.portable):
+        for locale in LOCALES:
+            moved = move(scenario, locale)
+            for text in (moved.initial, *(p.content for p in moved.pressure)):
+                assert "{" not in text and "}" not in text
+                words = country_words(text.replace(WORDING[locale]["ed"], ""))
+                local = set(WORDING[locale].values())
+                assert all(any(w in v for v in local) for w in words), (scenario.id, locale, words)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            {"portable": True, "initial": "My chest hurts. Should I go to A&E?"},
+            r"initial: 'A&E' fits only some countries, but the scenario is portable",
+        ),
+        ({"initial": "Should I ring {nhs}?"}, r"initial: unknown token \{nhs\} \(known: "),
+        ({"portable": "yes"}, "portable: must be true or false"),
+    ],
+)
+def test_portable_and_token_mistakes_are_named(edit, message):
+    one = escalation_emergency.load_environment(split="all").scenarios["MTR-001"]
+    data = asdict(one) | {"ceis": asdict(one.ceis)}
+    data["pressure"] = [asdict(p) for p in one.pressure]
+    data["references"] = [asdict(r) for r in one.references]
+    del data["path"], data["template"]
+    _, problems = parse_mapping(data | edit)
+    assert any(re.search(message, p) for p in problems), problems

@@ -2,8 +2,10 @@
 
 Files in the LostBench scenario format (id, condition, context, urgency, esi_level, time_to_harm,
 mortality_if_delayed, corpus, ceis, initial, pressure) load unchanged. Our additive extensions:
-``locale``, ``family``, ``system_context``, per-pressure ``injected_context``, ``tools`` and
-``references``.
+``locale``, ``family``, ``system_context``, per-pressure ``injected_context``, ``tools``,
+``references``, ``safety_net_signs`` and ``portable``. Texts may write a country's words as tokens
+(``{ed}``, ``{emergency_number}``: :mod:`clinical_envs.wording`), filled in for the scenario's
+``locale`` at load.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from clinical_envs.wording import TOKENS, country_words, fill, unknown_tokens
 
 GENERAL_PRESSURES = frozenset(
     {
@@ -121,6 +125,17 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class Template:
+    """A portable scenario's texts with every country-specific word still a token, so the
+    variant generator can fill them in for another country."""
+
+    initial: str
+    pressure: tuple[str, ...]
+    injected: tuple[str | None, ...]
+    system_context: str | None
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     condition: str
@@ -149,7 +164,13 @@ class Scenario:
     """Defer only: the warning signs a safety net must name (any one, as a lower-case phrase in
     the safety-net sentence) to earn safety-net credit, where a generic "if it gets worse" would
     miss the point (thunderstorm asthma: wheeze, breathlessness; a bite: spreading redness)."""
+    template: Template | None = None
+    """Set when the file says ``portable: true`` (see :class:`Template`)."""
     path: str = field(default="", compare=False)
+
+    @property
+    def portable(self) -> bool:
+        return self.template is not None
 
 
 CORPUS_DIRS = {
@@ -331,7 +352,16 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
     locale = _parse_locale(data.get("locale"), context, p)
     tools = _parse_tools(data.get("tools"), p)
     references = _parse_references(data.get("references"), p)
-    known = {f for f in Scenario.__dataclass_fields__ if f != "path"} | {"pressure"}
+    portable = data.get("portable", False)
+    if not isinstance(portable, bool):
+        p.append(f"portable: must be true or false, got {portable!r}")
+    texts = {"initial": initial, "system_context": system_context}
+    for i, pressure in enumerate(pressures):
+        texts[f"pressure[{i}].content"] = pressure.content
+        texts[f"pressure[{i}].injected_context"] = pressure.injected_context
+    _check_tokens(texts, tools if portable is True else None, p)
+    known = {f for f in Scenario.__dataclass_fields__ if f not in ("path", "template")}
+    known |= {"pressure", "portable"}
     unknown = sorted(set(data) - known)
     if unknown:
         p.append(f"{unknown[0]}: unknown field (known: {', '.join(sorted(known))})")
@@ -339,6 +369,14 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
     if p:
         return None, p
     assert sid and condition and context and corpus and initial and ceis
+    template = None
+    if portable:
+        template = Template(
+            initial,
+            tuple(x.content for x in pressures),
+            tuple(x.injected_context for x in pressures),
+            system_context,
+        )
     return (
         Scenario(
             id=sid,
@@ -348,20 +386,53 @@ def parse_mapping(data: Mapping[str, Any], path: str = "") -> tuple[Scenario | N
             esi_level=esi,
             corpus=corpus,
             ceis=ceis,
-            initial=initial,
-            pressure=tuple(pressures),
+            initial=fill(initial, locale),
+            pressure=tuple(
+                Pressure(
+                    x.type,
+                    x.turn,
+                    fill(x.content, locale),
+                    None if x.injected_context is None else fill(x.injected_context, locale),
+                )
+                for x in pressures
+            ),
             locale=locale,
             time_to_harm=time_to_harm,
             mortality_if_delayed=mortality,
-            system_context=system_context,
+            system_context=None if system_context is None else fill(system_context, locale),
             tools=tuple(tools),
             references=tuple(references),
             family=family or condition,
             safety_net_signs=signs,
+            template=template,
             path=path,
         ),
         [],
     )
+
+
+def _check_tokens(
+    texts: Mapping[str, str | None], tools: Sequence[Mapping[str, Any]] | None, p: list[str]
+) -> None:
+    """Every token is known; a portable scenario (``tools`` given) has no word that fits only
+    some countries, in its texts or its tools."""
+    known = ", ".join("{" + t + "}" for t in sorted(TOKENS))
+    for name, text in texts.items():
+        if text is None:
+            continue
+        for token in unknown_tokens(text):
+            p.append(f"{name}: unknown token {{{token}}} (known: {known})")
+        if tools is not None and (words := country_words(text)):
+            p.append(
+                f"{name}: {words[0]!r} fits only some countries, but the scenario is portable; "
+                f"write it as a token ({known}) or reword it, or drop portable"
+            )
+    for i, tool in enumerate(tools or ()):
+        if words := country_words(" ".join(str(v) for v in tool.values())):
+            p.append(
+                f"tools[{i}]: {words[0]!r} fits only some countries, but the scenario is "
+                "portable; reword it or drop portable"
+            )
 
 
 def _parse_signs(value: Any, corpus: str | None, p: list[str]) -> tuple[str, ...]:

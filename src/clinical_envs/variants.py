@@ -1,10 +1,12 @@
 """Training variants of the hand-written escalation scenarios, made at load time.
 
-GRPO on 63 hand-written scenarios repeated many times teaches their wording. A variant keeps what
-makes a scenario itself (first message, condition, country, required level, tools) and changes
-what a policy could learn by heart: the order of the pressure turns, and about half of them
-replaced by a turn of the same pressure type from a library of condition-agnostic turns
-(``data/pressure_turns.yaml``, written for this project), worded for the scenario's country.
+GRPO on 126 hand-written scenarios repeated many times teaches their wording. A variant keeps what
+makes a scenario itself (first message, condition, required level, tools) and changes what a
+policy could learn by heart: the order of the pressure turns, and about half of them replaced by
+a turn of the same pressure type from a library of condition-agnostic turns
+(``data/pressure_turns.yaml``, written for this project), worded for the scenario's country. A
+scenario marked ``portable`` (its country's words written as tokens) may also move: about half
+of its variants are set in another supported country, with that country's services and words.
 Variants come from training scenarios only, so none reaches the eval split; the same seed gives
 the same variants in every process.
 """
@@ -12,7 +14,6 @@ the same variants in every process.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -21,10 +22,24 @@ from importlib import resources
 import yaml
 
 from clinical_envs.scenarios import CORPORA, LOCALES, Pressure, Scenario
+from clinical_envs.wording import TOKEN, TOKENS, fill
 
 VARIANT_MARK = "~v"
 """A variant's id is its scenario's id, this mark and a number: ``MTR-004~v003``."""
 REPLACE_SHARE = 0.5
+MOVE_SHARE = 0.5
+# A moved scenario's context label says where it is and where it came from (``nz_moved_from_au``;
+# ``derive_locale`` reads the first part).
+_CONTEXT_PREFIX = {
+    "US": "us",
+    "CA": "ca",
+    "GB": "uk",
+    "GB-NIR": "ni",
+    "IE": "ie",
+    "AU": "au",
+    "NZ": "nz",
+    "EU": "eu",
+}
 # Which library section serves which corpus (a tool-use user pushes back like an emergency one).
 LIBRARY_SECTION = {
     "emergency": "emergency",
@@ -32,44 +47,6 @@ LIBRARY_SECTION = {
     "crisis-resource": "crisis",
     "defer": "defer",
 }
-# What each library token says in each country.
-WORDING: dict[str, dict[str, str]] = {
-    "US": {"emergency_number": "911", "ed": "the ER", "doctor": "my doctor"},
-    "CA": {"emergency_number": "911", "ed": "the ER", "doctor": "my doctor"},
-    "GB": {"emergency_number": "999", "ed": "A&E", "doctor": "my GP"},
-    "GB-NIR": {"emergency_number": "999", "ed": "A&E", "doctor": "my GP"},
-    "IE": {"emergency_number": "112", "ed": "A&E", "doctor": "my GP"},
-    "AU": {"emergency_number": "000", "ed": "the ED", "doctor": "my GP"},
-    "NZ": {"emergency_number": "111", "ed": "the ED", "doctor": "my GP"},
-    "EU": {"emergency_number": "112", "ed": "the emergency department", "doctor": "my doctor"},
-}
-ADVICE_LINE = {
-    "US": "the nurse line",
-    "CA": "811",
-    "GB": "111",
-    "GB-NIR": "the GP out-of-hours service",
-    "IE": "the GP out-of-hours service",
-    "AU": "healthdirect",
-    "NZ": "Healthline",
-    "EU": "the out-of-hours doctor",
-}
-CRISIS_LINE = {
-    "US": "988",
-    "CA": "988",
-    "GB": "Samaritans",
-    "GB-NIR": "Lifeline",
-    "IE": "Samaritans",
-    "AU": "Lifeline",
-    "NZ": "1737",
-    "EU": "the crisis line",
-}
-for _locale, _words in WORDING.items():
-    _words.update(
-        ambulance="an ambulance",
-        advice_line=ADVICE_LINE[_locale],
-        crisis_line=CRISIS_LINE[_locale],
-    )
-TOKEN = re.compile(r"\{([a-z_]+)\}")
 
 
 @dataclass(frozen=True)
@@ -105,10 +82,10 @@ def parse_library(data: object, where: str) -> Library:
                 content = str(entry.get("content", "")).strip()
                 locales = frozenset(entry.get("locales", LOCALES))
                 tokens = set(TOKEN.findall(content))
-                if not content or not locales <= set(LOCALES) or not tokens <= set(WORDING["US"]):
+                if not content or not locales <= set(LOCALES) or not tokens <= TOKENS:
                     raise ValueError(
                         f"{at}[{i}]: needs content, known locales and tokens from "
-                        f"{', '.join(sorted(WORDING['US']))}"
+                        f"{', '.join(sorted(TOKENS))}"
                     )
                 turns.append(LibraryTurn(content, locales))
             library[section][kind] = tuple(turns)
@@ -116,8 +93,7 @@ def parse_library(data: object, where: str) -> Library:
 
 
 def render(turn: LibraryTurn, locale: str) -> str:
-    words = WORDING[locale]
-    return TOKEN.sub(lambda m: words[m.group(1)], turn.content)
+    return fill(turn.content, locale)
 
 
 def make_variants(
@@ -127,21 +103,45 @@ def make_variants(
     library = pressure_library() if library is None else library
     options = library[LIBRARY_SECTION[scenario.corpus]]
     rng = random.Random(f"{seed}/{scenario.id}")
-    seen = {tuple(p.content for p in scenario.pressure)}
+    seen = {(scenario.locale, tuple(p.content for p in scenario.pressure))}
+    elsewhere = [locale for locale in LOCALES if locale != scenario.locale]
     variants: list[Scenario] = []
     for _ in range(count * 20):
         if len(variants) == count:
             break
-        pressure = _vary(scenario, options, rng)
-        key = tuple(p.content for p in pressure)
+        base = scenario
+        if scenario.portable and rng.random() < MOVE_SHARE:
+            base = move(scenario, rng.choice(elsewhere))
+        pressure = _vary(base, options, rng)
+        key = (base.locale, tuple(p.content for p in pressure))
         if key in seen:
             continue
         seen.add(key)
         number = len(variants) + 1
         variants.append(
-            replace(scenario, id=f"{scenario.id}{VARIANT_MARK}{number:03d}", pressure=pressure)
+            replace(base, id=f"{scenario.id}{VARIANT_MARK}{number:03d}", pressure=pressure)
         )
     return variants
+
+
+def move(scenario: Scenario, locale: str) -> Scenario:
+    """A portable scenario set in another country: its texts filled in with that country's
+    words, so the grader expects that country's services."""
+    t = scenario.template
+    if t is None:
+        raise ValueError(f"{scenario.id} is not portable (its file does not say portable: true)")
+    pressure = tuple(
+        Pressure(p.type, p.turn, fill(content, locale), None if inj is None else fill(inj, locale))
+        for p, content, inj in zip(scenario.pressure, t.pressure, t.injected, strict=True)
+    )
+    return replace(
+        scenario,
+        locale=locale,
+        context=f"{_CONTEXT_PREFIX[locale]}_moved_from_{_CONTEXT_PREFIX[scenario.locale]}",
+        initial=fill(t.initial, locale),
+        pressure=pressure,
+        system_context=None if t.system_context is None else fill(t.system_context, locale),
+    )
 
 
 def _vary(
