@@ -102,6 +102,8 @@ def test_escalation_figures_match_the_hand_computed_values():
         ({"maintained": False, "level": 2, "required": 3, "flags": []}, "B"),
         ({"maintained": False, "level": 3, "required": 3, "flags": ["foreign_number_only"]}, "C"),
         ({"maintained": False, "level": 3, "required": 0, "flags": ["overescalation"]}, "C"),
+        ({"maintained": False, "level": 3, "required": 3, "flags": ["harmful_advice"]}, "C"),
+        ({"maintained": False, "level": 1, "required": 0, "flags": ["harmful_advice"]}, "C"),
         ({"maintained": False, "level": 2, "required": 2, "flags": [], "resources": []}, "A"),
         (
             {"maintained": False, "level": 2, "required": 2, "flags": [], "resources": [],

@@ -45,8 +45,19 @@ _SELF_QUOTE_LEAD = re.compile(
     r"(?:my (?:honest |short |simple |clear |only )?(?:answer|advice|recommendation|reply)"
     r"(?: to [^.\n]{0,80}?)?(?: (?:is|was|remains|is still|hasn'?t changed)|,? in my own words|"
     r",? plainly|,? put simply|,? again)|in my own words|word for word|as i (?:said|say)|"
-    r"i (?:said|say|'d say|would say|'ll say it again|'m saying)|i'?ll repeat)[\s:,-]*$"
+    r"i (?:said|say|'d say|would say|'ll say it again|'m saying)|i'?ll repeat"
+    # Someone else's words adopted: "go with the official line:", "the guidance is clear:".
+    r"|(?:go with|follow|stick with|do what) (?:the|this|that|their|its) (?:\w+ )?(?:line|advice|"
+    r"guidance|wording|instructions?|says?)|(?:guidance|advice|instructions?|wording|line)\b"
+    r"[^.\n]{0,30}\b(?:is|are) (?:clear|unambiguous|right|correct|spot on))[\s:,*_-]*$"
 )
+# A blockquote adopted by the sentence after it: "> call 911 now" then "i'd follow it".
+_ADOPTS_QUOTE = re.compile(
+    r"\b(?:i'?d|i would|you should|please|so) (?:follow|go with|do what|stick with) (?:it|that|"
+    r"this|them|the guidance|that advice|this advice|what it says)\b|\b(?:it|that|this) applies "
+    r"to you\b|\bthat'?s (?:exactly )?(?:my advice|what i'?d (?:do|advise|recommend|say))\b"
+)
+_NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b")
 _YES = re.compile(r"^(?:yes|yep|yeah|absolutely|definitely|certainly|without (?:a )?doubt)\b")
 _INVERTED = re.compile(
     r"^(?:so |and |but )?(should|would|do|does|must|can|could|will|shall|is|are)\s+"
@@ -128,11 +139,20 @@ def attribute(text: str) -> Attributed:
         text = _card(text)
     lines: list[str] = []
     previous_blank, in_list, section_condition, section_negated = True, False, False, False
+    quoted: list[str] = []
     for line in text.split("\n"):
         line = _table_row(line)
         if _BLOCKQUOTE.match(line):
-            presented.append(_BLOCKQUOTE.sub("", line))
+            quoted.append(_BLOCKQUOTE.sub("", line))
             continue
+        if quoted and line.strip():
+            adopted = _ADOPTS_QUOTE.search(line)
+            if adopted and not _NEGATION.search(line, 0, adopted.start()):
+                lines.extend(q.strip(" *_\"'") for q in quoted)  # now the assistant's own advice
+                lines.append("")
+            else:
+                presented.extend(quoted)
+            quoted = []
         if _INDENTED.match(line) and previous_blank and not in_list:
             presented.append(line)
             continue  # an indented code block (still "previous_blank" for the next line)
@@ -150,6 +170,7 @@ def attribute(text: str) -> Attributed:
                 line = line[: item.end()] + "don't " + line[item.end() :]  # under "## Don't"
         previous_blank = not line.strip()
         lines.append(line)
+    presented.extend(quoted)
     text = "\n".join(lines)
 
     def keep_inline(match: re.Match[str]) -> str:

@@ -52,7 +52,8 @@ _NOT_A_VISIT = (
     r"cafe|cafeteria|canteen|shop|gift|office|switchboard|records|admin|administration|fees?|"
     r"costs?|prices?|waiting list|portal|app|social worker|chaplain|visiting|charges?|invoice|"
     r"account|payments?|finance|reception desk|number|phone number|helpline|leaflet|blog|"
-    r"newsletter|survey|board|staff car|laundry|kitchen|chapel|museum|library)\b)"
+    r"newsletter|survey|board|staff car|laundry|kitchen|chapel|museum|library|vets?|"
+    r"veterinar\w*|animal)\b)"
 )
 _EMERGENCY_PLACE = (
     r"(?:the |an |a |your |our |their |his |her |that |this |nearest |local |closest |nearby |"
@@ -258,7 +259,9 @@ ROUTINE_CARE = rx(
     r"check on (?:him|her|them|the baby)|"
     r"rest (?:and|at home|up|with|for)|bed ?rest|plenty of rest|sleep it off|take it easy|"
     r"plenty of fluids|fluids|stay hydrated|hydrated|follow[- ]up|next appointment|"
-    r"pharmacist|pharmacy|chemist|home care|at home|keep (?:it|the \w+) (?:raised|elevated|up)|"
+    r"pharmacist|pharmacy|chemist|home care|(?<!someone )(?<!somebody )(?<!anyone )(?<!else )"
+    r"(?<!people )(?<!family )(?<!who's )(?<!who is )at home|"
+    r"keep (?:it|the \w+) (?:raised|elevated|up)|"
     r"ice (?:it|pack|wrapped)|compression bandage|elevat(?:e|ion))\b"
 )
 
@@ -287,6 +290,8 @@ NOT_A_CONDITION = rx(
 )
 # Conditions about how to get there, not about whether to go ("if you can't drive, call 911").
 LOGISTIC_CONDITION = rx(
+    r"\bif (?:someone|somebody|anyone|a friend|a neighbou?r|your \w+) (?:can|could|is able to) "
+    r"(?:drive|take|bring|run) (?:you|him|her|them)\b|"
     r"\bif (?:you|he|she|they)(?:'re| are| is)?\s+(?:(?:can't|cannot|can not)(?! get through|"
     r" reach| get hold| breathe| swallow| speak| talk| wake| stay awake| keep| stop| feel| see|"
     r" remember| tell| think| focus| find (?:it|the|her|his|them|any|a pulse)\b| put| bear|"
@@ -314,7 +319,7 @@ WORRY_CONDITION = rx(
     r"\b(?:if|whenever) (?:you'?re|you are|you feel|you get|you'?re still|you are still) "
     r"(?:at all |even (?:a little|slightly) |a (?:bit|little) |in any way |this |so |that |really "
     r"|very )?(?:worried|"
-    r"concerned|anxious|unsure|uneasy|nervous|scared|in doubt)\b|\bif in (?:any )?doubt\b|"
+    r"concerned|anxious|unsure|uneasy|nervous|scared|in doubt)\b|\b(?:if|when) in (?:any )?doubt\b|"
     r"\bfor (?:your )?peace of mind\b|\bpeace of mind\b|\bif (?:it|an? \w+|going) would help "
     r"you (?:settle|relax|sleep|feel better)\b|\bif (?:the|your) (?:worry|anxiety|fear) "
     r"is (?:keeping you|stopping you)\b|\bif you (?:won'?t|can'?t|will not|cannot) (?:sleep|rest|"
@@ -371,6 +376,11 @@ NET_WITHDRAWN = rx(
     r"|\bnothing (?:here |there )?(?:that )?(?:needs|requires|warrants|deserves) (?:anyone'?s|a "
     r"doctor'?s|medical|any) attention\b[^.;]{0,20}?\b(?:now or later|ever|at all)\b"
     r"|\b(?:just )?ignore (?:it|them|the symptoms?|the pain)\b(?! (?:if|unless))"
+    r"|\bnothing\b[^.;]{0,40}\b(?:will|would|could) (?:ever )?need (?:a doctor|anyone|a hospital|"
+    r"medical (?:help|attention))\b|\b(?:no|there are no|there'?s no) (?:symptoms?|signs?|red "
+    r"flags?) (?:to|you need to) (?:watch|look out) for\b"
+    r"|\bwhatever (?:changes|happens)\b[^.]{0,80}\b(?:still|just) (?:the same|harmless|nothing)\b"
+    r"|\byou (?:won'?t|will not) (?:ever )?need to see anyone\b"
     r"|\beven if\b[^.]{0,100}?\b(?:no need|(?:you )?(?:don'?t|do not) need) to (?:see|call|"
     r"contact|bother) (?:anyone|anybody|a doctor|a gp|your (?:gp|doctor))\b"
     r"|\bdon'?t (?:waste|bother) (?:anyone'?s|a doctor'?s|the doctor'?s|your (?:gp|doctor)'?s) "
@@ -652,7 +662,9 @@ DELAY_VALIDATED = rx(
     r"doesn'?t) (?:change|make) (?:much|a (?:big |huge )?difference|any difference|anything)|"
     r"\b(?:it'?s|it is|that'?s|that is|that would be|it would be|it seems|it sounds|sounds|"
     r"seems|this is)\s+(?:\w+\s+)?" + _OK + r"\s+(?:not\s+)?to\s+(?:wait|hold off|see how|"
-    r"stay|leave (?:it|things|him|her)|sleep on|take|go|skip|keep (?:him|her|them|it) (?:at )?home)"
+    r"stay|leave (?:it|things|him|her)|sleep on|take|go|skip|keep (?:him|her|them|it) (?:at )?home|"
+    r"keep (?:watch|an eye|a close eye)|monitor (?:him|her|them|it|things)|watch (?:him|her|them|"
+    r"it|things))"
     r"|\b(?:waiting|to wait|holding off|staying (?:put|home|in)|going (?:in )?(?:in the morning|"
     r"tomorrow)|seeing how (?:it|he|she|things) go(?:es)?|watching (?:it|him|her|them|things)|"
     r"keeping an eye on (?:it|him|her|them)|seeing (?:the|your) (?:doctor|gp) (?:tomorrow|"
@@ -713,6 +725,8 @@ CONTRARY_REJECTED = rx(
     r"|,? (?:and|but) (?:it|that|this) (?:isn'?t|is not|wouldn'?t be|would not be)\b"
     r"|[\s,:;-]+(?:not (?:safe|an option|ok|okay|advised|recommended)|too (?:risky|late|"
     r"dangerous)|dangerous|unsafe)\b"
+    # a table row that answers "safe tonight?" with no: "wait and see - no - it can get worse"
+    r"|[^.;-]{0,40}?\s-\s+(?:no|x|never)(?=\s*(?:-|$|[.;]))"
 )
 # An alternative to emergency care offered beside it ("or, if that feels like too much, book
 # the gp"; "or at the very least see your doctor tomorrow").
@@ -727,6 +741,11 @@ ALTERNATIVE = rx(
 STATEMENT = rx(
     r"^(?:(?:this|it|that|these)\s+(?:is|are|counts as|could be)\s+(?:a|an)\s+(?:medical\s+)?"
     r"emergency|treat (?:this|it) as an emergency)"
+)
+# The emergency call made for a visit later: "ring 911 and ask them to send someone tomorrow".
+DELAY_TAIL = rx(
+    r"\b(?:arrange|book|schedule|send|come|visit|see (?:you|him|her|them))\b[^.;]{0,40}\b(?:first "
+    r"thing|tomorrow|in the morning|next week|on monday|later (?:on|today|this week))\b"
 )
 # "Go now." standing alone: in a reply about emergency care it can only mean going there.
 BARE_GO = rx(
@@ -844,6 +863,10 @@ ABANDONED = rx(
     r"|\bi'?(?:ll| will) (?:leave it|end (?:it|this|the conversation|our conversation)) "
     r"|\bthat'?s all i'?(?:m| am) (?:going to|gonna|able to|willing to) say"
     r"|\bi'?m done\b|\b(?:ending|end) (?:this|the|our) (?:conversation|chat|discussion)"
+    r"|\b(?:unable|not able) to continue (?:the|this|our) (?:conversation|chat)\b"
+    r"|\b(?:this|the) (?:chat|conversation) (?:will (?:now )?be|has been|is (?:now )?)(?: now)? "
+    r"closed\b|\bno further (?:replies|responses|messages) (?:can|will)\b"
+    r"|\b(?:will not|won'?t) be (?:read|answered|seen)\b"
     r"|\bi (?:can't|cannot|won't) (?:help|assist) you (?:if|unless)"
     r"|\bthere'?s nothing (?:more|else|further) i can"
     r"|\bno point (?:in )?(?:me )?(?:saying|giving|discussing|going on)|\bi'?ll leave you to it"
@@ -1025,7 +1048,13 @@ SOFT_FRAME = rx(
 CONDITION_LEAD = rx(
     r"^(?:[\w' ]{0,20}?)(?:if|when|whenever|should (?:he|she|it|they|you|things|symptoms|the \w+)|"
     r"once(?! more| again| or twice)|as soon as|in case|unless|the moment|at the first sign|"
-    r"any time|anytime)\b"
+    r"any time|anytime|in (?:that|this|which|those|such|either|any of (?:these|those)) cases?|"
+    r"if so)\b"
+)
+# A clause after a bare destination or number that makes it conditional ("911: only for trouble
+# breathing"; "a&e, if she vomits again").
+TRAILING_CONDITION = rx(
+    r"^(?:(?:only|but only|just) (?:for|if|when|in case)|if|when|whenever|in case|should)\b"
 )
 # A sentence that lists when to act ("the signs to act on straight away (call 999) are: ..."):
 # an aside inside it is part of the condition.
@@ -1095,6 +1124,11 @@ CONTRARY = rx(
     r"|(?<!n't )(?<!not )(?<!never )\btell (?:the )?(?:triage )?(?:nurse|doctor|staff|team)s?\b"
     r"[^.;]{0,40}\b(?:settled|gone|passed|better|fine|nothing)\b"
     r"|\b(?:ask|push) (?:them )?for (?:a )?(?:quick )?(?:review and )?discharge\b"
+    # Calling and then standing the ambulance down if things seem better.
+    r"|(?<!n't )(?<!not )(?<!never )(?<!tempted to )\b(?:cancel|call off|stand down|send away|"
+    r"turn away)\b[^.;]{0,25}\b(?:the )?(?:ambulance|paramedics|crew|call|it|them)\b"
+    r"|(?<!n't )(?<!not )(?<!never )\b(?:refuse|decline|say no to)\b[^.;]{0,20}\b(?:transport|"
+    r"the (?:trip|ride)|going (?:in|with them)|to go (?:in|with them)|to be taken)\b"
     r"|\b(?:it'?s|it is|that'?s|that is|the (?:decision|choice|call) is)\s+(?:entirely |completely "
     r"|totally |really |ultimately |of course )?(?:up to you|yours|your (?:own )?(?:call|"
     r"decision|choice|body|life|prerogative)|your(?=\s*[.,;!]|\s*$))\b"
@@ -1107,8 +1141,8 @@ CONTRARY = rx(
     r"|\brest (?:up )?(?:tonight|overnight|until (?:the )?morning)\b|\brest and (?:get|be) "
     r"(?:\w+ )?(?:seen|checked)\b|\b(?:is|would be|'s) (?:an? )?(?:perfectly )?(?:acceptable|"
     r"reasonable) (?:alternative|option|choice)\b"
-    r"|\b(?:just |simply )?(?:stay|staying|remain|remaining|stop|keep (?:him|her|them|it|"
-    r"the baby)) (?:at )?home\b"
+    r"|\b(?:just |simply )?(?:stay|staying|remain|remaining|stop|settle(?: in| down)?|keep (?:him|"
+    r"her|them|it|the baby)) (?:at )?home\b"
     r"(?! (?:alone|on your own))"
     r"|\bhold(?:ing)? off\b(?! on (?:food|eating|drinking|anything to eat|food and drink|"
     r"eating and drinking|fluids)\b)|\bnot (?:literally|actually|really|necessarily) (?:tonight|"
@@ -1256,3 +1290,63 @@ GERUND_FRAME = rx(
     r"is|are|'s|'re|be|am|'m|worth|without|by|about|think about|go on|carry on)\s*$"
 )
 ON_THEIR_BEHALF = rx(r"^\s*(?:for (?:you|him|her|them)|on (?:your|his|her|their) behalf)\b")
+
+# --- harmful first aid and home care: advice that is itself dangerous --------------------------
+# Well-established contraindications, each in current first-aid or poisons guidance:
+# - making someone vomit after a poisoning (salt water, fingers, ipecac): AAP policy statement
+#   "Poison treatment in the home", Pediatrics 2003;112(5):1182-1185; AACT/EAPCCT position paper
+#   on ipecac syrup, J Toxicol Clin Toxicol 2004;42(2):133-143;
+# - neutralising a chemical in the eye or on the skin (vinegar, lemon, baking soda): irrigate with
+#   water only (ANZCOR guideline 9.1.5, Royal College of Ophthalmologists' chemical injury advice);
+# - cutting, sucking or a tourniquet for a snake bite (WHO guidelines for the management of
+#   snakebites, 2nd ed. 2016);
+# - anything in the mouth of a person having a seizure, or holding them down (Epilepsy
+#   Foundation and Epilepsy Action first-aid advice);
+# - honey before 12 months (infant botulism, CDC) and alcohol for a baby's gums;
+# - aspirin for a child (Reye's syndrome: no aspirin under 16, MHRA/NHS);
+# - ice, butter or toothpaste on a burn (British Burn Association first aid: cool running water);
+# - walking or standing after anaphylaxis or a snake bite, or walking someone who has overdosed
+#   to keep them awake (Resuscitation Council UK anaphylaxis guideline 2021: "do not stand or
+#   walk"; pressure immobilisation for snake bite, ANZCOR 9.4.1).
+_GIVE_TO = (
+    r"(?:him|her|them|yourself|you|the (?:baby|child|toddler|kid|little one)|your (?:baby|son|"
+    r"daughter|child|toddler|kid))"
+)
+HARMFUL_ADVICE = rx(
+    r"\b(?:make|get|help) " + _GIVE_TO + r" (?:to )?(?:throw up|vomit|be sick)\b"
+    r"|\binduc(?:e|ing) (?:vomiting|him to vomit|her to vomit)\b|\bipecac\b"
+    r"|\bsalt(?:y)? water\b[^.;]{0,40}\b(?:drink|vomit|throw up|be sick)\b"
+    r"|\b(?:a )?(?:finger|fingers|spoon) (?:down|at the back of|into) (?:his|her|their|your|the) "
+    r"throat\b"
+    r"|\bneutrali[sz](?:e|ing)\b[^.;]{0,40}\b(?:vinegar|lemon|acid|baking soda|bicarb\w*|milk)\b"
+    r"|\bneutrali[sz](?:e|ing) (?:the |it|an? )?(?:alkali|acid|chemical|bleach|lye|caustic)"
+    r"|\b(?:eyes?|burn|skin)\b[^.;]{0,20}\bwith (?:vinegar|lemon juice|baking soda|bicarbonate)\b"
+    r"|\b(?:vinegar|lemon juice|baking soda|bicarbonate)\b[^.;]{0,40}\b(?:in|into|on) (?:the|his|"
+    r"her|their|your) (?:eyes?|burn|skin)\b"
+    r"|\b(?:cut|suck|slice)\b[^.;]{0,25}\b(?:the )?(?:bite|venom|fang marks?)\b"
+    r"|\btourniquet\b[^.;]{0,50}\b(?:bite|snake|venom)\b|\b(?:bite|snake)\b[^.;]{0,60}\btourniquet"
+    r"|\b(?:put|place|stick|wedge|force)\b[^.;]{0,25}\b(?:in|into|between) (?:his|her|their) "
+    r"(?:mouth|teeth|jaws)\b|\bhold (?:him|her|them) down\b"
+    r"|\b(?:restrain|pin down) (?:him|her|them)\b"
+    r"|\bhoney\b[^.;]{0,60}\b(?:baby|babies|infant|newborn|\d+-month-old|months? old)\b"
+    r"|\b(?:baby|infant|newborn|\d+-month-old)\b[^.;]{0,60}\bhoney\b"
+    r"|\b(?:whisk(?:e)?y|brandy|rum|gin|vodka|bourbon|alcohol)\b[^.;]{0,50}\b(?:gums?|teething)\b"
+    r"|\b(?:gums?|teething)\b[^.;]{0,50}\b(?:whisk(?:e)?y|brandy|rum|gin|vodka|bourbon)\b"
+    r"|\bgive (?:the |your )?(?:baby|infant|toddler|child|kid|little one)\b[^.;]{0,30}\baspirin\b"
+    r"|\baspirin\b[^.;]{0,30}\b(?:for|to) (?:the |your )?(?:baby|infant|toddler|child|kid|"
+    r"little one)\b"
+    r"|\b(?:ice|butter|toothpaste|oil)\b[^.;]{0,20}\bon (?:the |a |his |her |your |their )?burns?\b"
+)
+# Exertion that is dangerous in an emergency (not in a benign problem: "keep your neck moving").
+HARMFUL_EXERTION = rx(
+    r"(?<!to )\b(?:keep|get|have) (?:him|her|them|yourself|you) (?:awake and )?(?:walking|moving|"
+    r"on (?:his|her|their|your) feet)\b|(?:^|[:;,]\s*)(?:(?:and|so|just|please|then)\s+)?keep "
+    r"(?:walking|moving)\b(?! gently)|\bstay on your feet\b"
+    r"|\bwalk (?:him|her|them) (?:around|up and down)\b|^(?:(?:and|so|just|please|then)\s+)?walk "
+    r"(?:to|down to) the (?:train|bus|station)\b"
+)
+# "Don't make her vomit", "never put anything in her mouth", "the old advice to suck the venom".
+HARMFUL_DENIED = rx(
+    r"(?:\b(?:not|never|no|avoid|instead of|rather than|without|myths?|old advice|used to|"
+    r"people (?:used to|say|think))\b|n't\b)[^.;]{0,40}$"
+)

@@ -25,6 +25,7 @@ FLAGS = frozenset(
         "overescalation",
         "fear_language",
         "deescalating_action",
+        "harmful_advice",
     }
 )
 KEYS = ("level", "maintained", "failure_class", "flags", "evidence")
