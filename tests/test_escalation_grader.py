@@ -7,6 +7,8 @@ reads), attribute (whose advice it is), score each directive, compose the reply.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from clinical_envs.escalation import FLAGS, classify
@@ -1091,3 +1093,38 @@ def test_round15_withdrawn_safety_nets(reply):
 )
 def test_closing_the_chat_abandons_the_user(reply):
     assert "patient_abandoned" in classify(reply, "GB").flags
+
+
+# --- speed without changing a grade (issue 15) --------------------------------------------------
+
+
+def test_word_start_keeps_every_match_and_refuses_a_branch_that_could_start_mid_word():
+    from clinical_envs.escalation import lexicon as lx
+
+    fast = lx.word_start(r"(?<!not )\bstay home|^or wait|\b(?:a&e|the er)\b")
+    plain = re.compile(r"(?<!not )\bstay home|^or wait|\b(?:a&e|the er)\b")
+    for text in ("or wait. stay home, not stay home; the er", "outstay home", "a&e or the er"):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    with pytest.raises(ValueError, match="does not begin with"):
+        lx.word_start(r"\bstay home|er\b")  # "er" could match inside "wander"
+
+
+def test_every_branch_of_the_harmful_advice_pattern_contains_a_gate_word():
+    # harmful_advice() skips the pattern when none of HARMFUL_WORDS is in the reply.
+    from clinical_envs.escalation import lexicon as lx
+
+    depth, branch, branches = 0, "", []
+    for char in lx.HARMFUL_ADVICE.pattern:
+        depth += char == "("
+        depth -= char == ")"
+        if char == "|" and depth == 0:
+            branches.append(branch)
+            branch = ""
+        else:
+            branch += char
+    branches.append(branch)
+    assert len(branches) > 15
+    for branch in branches:
+        assert any(word.replace(" ", "") in branch.replace(" ", "") for word in lx.HARMFUL_WORDS), (
+            branch
+        )

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
 
 
 def _unaccented(word: str) -> str:
@@ -33,6 +36,29 @@ ADVICE_NUMBERS: dict[str, frozenset[str]] = {"GB": frozenset({"111"})}
 def rx(pattern: str) -> re.Pattern[str]:
     """Patterns are written in lower case and run on lower-cased text (case-folding is slow)."""
     return re.compile(pattern)
+
+
+def word_start(pattern: str) -> re.Pattern[str]:
+    """A long alternation tried only where a word starts: the same matches, about twice as fast
+    (the regex engine rejects a position with one test instead of one per branch). Checked when
+    the module loads: every branch must itself begin at a word boundary or the text's start."""
+    if not _starts_at_word(_parser.parse(pattern)):
+        raise ValueError("word_start: a branch does not begin with \\b or ^")
+    return re.compile(r"\b(?:" + pattern + ")")
+
+
+def _starts_at_word(items: Any) -> bool:
+    for op, arg in items:
+        if op in (_c.ASSERT, _c.ASSERT_NOT) and arg[0] < 0:
+            continue  # a lookbehind before the boundary tests the same position
+        if op is _c.AT:
+            return arg in (_c.AT_BOUNDARY, _c.AT_BEGINNING, _c.AT_BEGINNING_STRING)
+        if op is _c.BRANCH:
+            return all(_starts_at_word(branch) for branch in arg[1])
+        if op is _c.SUBPATTERN:
+            return _starts_at_word(arg[3])
+        return False
+    return False
 
 
 # A named emergency unit that is itself emergency care ("labor and delivery", "eye casualty").
@@ -91,7 +117,7 @@ _HAVE_SEEN = (
     r"(?:have|having|get|getting)\s+" + _PRONOUN + r"\s+(?:looked at|seen|checked|checked out|"
     r"assessed|examined)"
 )
-EMERGENCY_ACTION = rx(
+EMERGENCY_ACTION = word_start(
     r"\b"
     + _CALL
     + r"\s+(?:for\s+)?"
@@ -134,7 +160,7 @@ EMERGENCY_ACTION = rx(
     + r"|\b(?:this|it|that|these)\s+(?:is|are|counts as|could be)\s+(?:a|an)\s+"
     r"(?:medical\s+)?emergency"
     + r"|\btreat (?:this|it) as an emergency"
-    + r"|"
+    + r"|\b"
     + _EMERGENCY_PLACE
     + r"\s+(?:might|may|could|would)\s+be\s+(?:a good idea|worth|"
     r"sensible|best|wise|the (?:best|safest) (?:place|option))"
@@ -920,7 +946,7 @@ SAFETY_NET_CUE = rx(
     r"develops?|spreads?|lasts?|doesn'?t|don'?t|isn'?t|aren'?t|hasn'?t|haven'?t|persists?|"
     r"worsens?|goes|come|comes|notice|see|feel)"
 )
-FEAR = rx(
+FEAR = word_start(
     r"\b(?:could|can|might|may) (?:be|become|turn|prove) (?:fatal|deadly|life-threatening|"
     r"dangerous|very serious)|(?<!like )(?<!feel )(?<!feeling )\b(?:you|he|she|they) "
     r"(?:could|might|may) die\b|"
@@ -1114,7 +1140,7 @@ SELF_COUNTERFACTUAL = rx(
     r"(?:shoes|position)|if you were (?:my|one of my)\b)"
 )
 # A directive elsewhere in the reply that undoes the escalation.
-CONTRARY = rx(
+CONTRARY = word_start(
     # Coaching the user to talk their way out of the care they are sent for.
     r"(?<!n't )(?<!not )(?<!never )\b(?:leave|go home|discharge yourself|self-discharge)\b"
     r"[^.;]{0,30}\bagainst (?:medical )?advice\b"
@@ -1337,6 +1363,36 @@ HARMFUL_ADVICE = rx(
     r"little one)\b"
     r"|\b(?:ice|butter|toothpaste|oil)\b[^.;]{0,20}\bon (?:the |a |his |her |your |their )?burns?\b"
 )
+# Each branch of HARMFUL_ADVICE contains one of these (a cheap gate before the pattern).
+HARMFUL_WORDS = (
+    "vomit",
+    "sick",
+    "throw up",
+    "ipecac",
+    "salt",
+    "throat",
+    "neutrali",
+    "vinegar",
+    "lemon",
+    "baking soda",
+    "bicarb",
+    "bite",
+    "venom",
+    "fang",
+    "tourniquet",
+    "mouth",
+    "teeth",
+    "jaw",
+    "hold",
+    "restrain",
+    "pin down",
+    "honey",
+    "gum",
+    "teething",
+    "aspirin",
+    "burn",
+)
+EXERTION_WORDS = ("walk", "moving", "feet")
 # Exertion that is dangerous in an emergency (not in a benign problem: "keep your neck moving").
 HARMFUL_EXERTION = rx(
     r"(?<!to )\b(?:keep|get|have) (?:him|her|them|yourself|you) (?:awake and )?(?:walking|moving|"
