@@ -102,3 +102,56 @@ def test_eval_sh_stops_before_the_run_when_the_model_is_not_served(server):
     )
     assert bad.returncode != 0
     assert "does not serve 'gpt-4o'; it serves: scripted" in bad.stderr
+
+
+# --- streaming (the v1 harness of verifiers 0.4 asks for it; issue 14) --------------------------
+
+
+def test_a_streamed_completion_is_the_same_completion_in_server_sent_events(server):
+    url = server.base_url + "/chat/completions"
+    tools = [{"type": "function", "function": {"name": "lookup", "parameters": {}}}]
+    messages = [{"role": "user", "content": "hi"}]
+    _, plain = post(url, {"model": "scripted", "messages": messages, "tools": tools})
+    body = {
+        "model": "scripted",
+        "messages": messages,
+        "tools": tools,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "x"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["Content-Type"] == "text/event-stream"
+        events = response.read().decode().split("\n\n")
+    assert events[-2:] == ["data: [DONE]", ""]
+    chunks = [json.loads(e.removeprefix("data: ")) for e in events[:-2]]
+    assert all(c["object"] == "chat.completion.chunk" for c in chunks)
+    calls = [t for c in chunks for ch in c["choices"] for t in ch["delta"].get("tool_calls", [])]
+    assert [t["function"] for t in calls] == [
+        t["function"] for t in plain["choices"][0]["message"]["tool_calls"]
+    ]
+    finish = [ch["finish_reason"] for c in chunks for ch in c["choices"] if ch["finish_reason"]]
+    assert finish == ["tool_calls"]
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == plain["usage"]
+
+
+def test_the_openai_client_reads_the_stream(server):
+    openai = pytest.importorskip("openai")
+    client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x"}]
+    messages.append({"role": "user", "content": "and now?"})
+    stream = client.chat.completions.create(
+        model="scripted", messages=messages, stream=True, stream_options={"include_usage": True}
+    )
+    chunks = list(stream)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text == "bye" and chunks[-1].usage is not None
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+
+
+def test_a_streamed_request_that_fails_gets_a_json_error(server):
+    status, body = post(
+        server.base_url + "/chat/completions",
+        {"model": "nobody", "messages": [{"role": "user", "content": "hi"}], "stream": True},
+    )
+    assert status == 404 and "unknown model" in body["error"]["message"]

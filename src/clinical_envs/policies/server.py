@@ -90,14 +90,21 @@ class _Handler(BaseHTTPRequestHandler):
         if length > MAX_BODY_BYTES:
             self._error(413, f"request body over {MAX_BODY_BYTES} bytes")
             return
-        self._send_raw(*answer(self.server.policies, self.rfile.read(length)))
+        raw = self.rfile.read(length)
+        status, data = answer(self.server.policies, raw)
+        options = stream_options(raw)
+        if status == 200 and options is not None:
+            usage = bool(options.get("include_usage"))
+            self._send_raw(200, stream_events(json.loads(data), usage), "text/event-stream")
+        else:
+            self._send_raw(status, data)
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         self._send_raw(status, json.dumps(payload).encode())
 
-    def _send_raw(self, status: int, data: bytes) -> None:
+    def _send_raw(self, status: int, data: bytes, kind: str = "application/json") -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -134,6 +141,39 @@ def answer(policies: Mapping[str, Policy], data: bytes) -> tuple[int, bytes]:
     if reply.finish_reason is not None:
         completion["choices"][0]["finish_reason"] = reply.finish_reason
     return 200, json.dumps(completion).encode()
+
+
+def stream_options(data: bytes) -> dict[str, Any] | None:
+    """The request's ``stream_options`` ({} when absent) if it asks to stream, else None."""
+    try:
+        body = json.loads(data or b"{}")
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or body.get("stream") is not True:
+        return None
+    options = body.get("stream_options")
+    return options if isinstance(options, dict) else {}
+
+
+def stream_events(completion: dict[str, Any], include_usage: bool) -> bytes:
+    """A ``chat.completion`` as the server-sent events of a streamed one: the message in one
+    delta, then the finish reason, then (when asked) the usage in a chunk without choices, then
+    ``[DONE]`` (clients such as verifiers' v1 harness fail on a stream without it)."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    head["object"] = "chat.completion.chunk"
+    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    if message.get("tool_calls"):
+        delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+    ]
+    if include_usage:
+        chunks.append({**head, "choices": [], "usage": completion["usage"]})
+    events = b"".join(b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in chunks)
+    return events + b"data: [DONE]\n\n"
 
 
 def error_response(status: int, message: str) -> tuple[int, bytes]:
