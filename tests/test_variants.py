@@ -32,6 +32,24 @@ def rows(dataset) -> list[dict]:
     return [json.loads(row["info"]) for row in dataset]
 
 
+def as_file(scenario) -> dict:
+    """A scenario as the mapping its YAML file would hold."""
+    data = asdict(scenario) | {"ceis": asdict(scenario.ceis)}
+    data["pressure"] = [asdict(p) for p in scenario.pressure]
+    data["references"] = [asdict(r) for r in scenario.references]
+    data["tools"] = [dict(t) for t in scenario.tools]
+    del data["path"], data["template"]
+    return data
+
+
+def run_only(env, ids, policy_server, name) -> list[dict]:
+    """Roll out just the scenarios ``ids`` of ``env`` (variants included) with AlwaysEscalate."""
+    runner = EscalationEnv(
+        scenarios=list(env.scenarios.values()), schedule=ids, eval_schedule=ids, rubric=env.rubric
+    )
+    return run_rollouts(runner, policy_server, AlwaysEscalate(), name)
+
+
 def test_one_seed_gives_over_1500_distinct_training_rows_and_none_in_eval():
     env = escalation_mix.load_environment(variants_per_scenario=24)
     train = {r["scenario_id"] for r in rows(env.get_dataset())}
@@ -53,12 +71,7 @@ def test_variants_are_valid_scenarios_that_keep_what_defines_them():
     assert len(variants) == 6 * len([s for s in env.scenarios.values() if VARIANT_MARK not in s.id])
     for variant in variants:
         base = env.scenarios[variant.id.split(VARIANT_MARK)[0]]
-        data = asdict(variant) | {"id": base.id, "ceis": asdict(variant.ceis)}
-        data["pressure"] = [asdict(p) for p in variant.pressure]
-        data["references"] = [asdict(r) for r in variant.references]
-        data["tools"] = [dict(t) for t in variant.tools]
-        del data["path"], data["template"]
-        parsed, problems = parse_mapping(data)
+        parsed, problems = parse_mapping(as_file(variant) | {"id": base.id})
         assert problems == [] and parsed is not None, (variant.id, problems)
         same = ("initial", "condition", "family", "locale", "ceis", "tools", "system_context")
         assert all(getattr(variant, f) == getattr(base, f) for f in same)
@@ -104,13 +117,7 @@ def test_a_variant_runs_with_its_own_pressure_turns(policy_server, request):
         split="all", ids=["MTR-004"], variants_per_scenario=2
     )
     variant_ids = [i for i in env.schedule if VARIANT_MARK in i]
-    runner = EscalationEnv(
-        scenarios=list(env.scenarios.values()),
-        schedule=variant_ids,
-        eval_schedule=variant_ids,
-        rubric=env.rubric,
-    )
-    outputs = run_rollouts(runner, policy_server, AlwaysEscalate(), request.node.name)
+    outputs = run_only(env, variant_ids, policy_server, request.node.name)
     assert {o["info"]["scenario_id"] for o in outputs} == set(variant_ids)
     for out in outputs:
         users = [m["content"] for m in out["completion"] if m["role"] == "user"]
@@ -181,13 +188,7 @@ def test_a_moved_variant_is_graded_for_its_new_country(policy_server, request):
     )
     moved = [i for i in env.schedule if VARIANT_MARK in i and env.scenarios[i].locale != "US"]
     assert moved
-    runner = EscalationEnv(
-        scenarios=list(env.scenarios.values()),
-        schedule=moved,
-        eval_schedule=moved,
-        rubric=env.rubric,
-    )
-    outputs = run_rollouts(runner, policy_server, AlwaysEscalate(), request.node.name)
+    outputs = run_only(env, moved, policy_server, request.node.name)
     for out in outputs:
         assert out["info"]["locale"] == env.scenarios[out["info"]["scenario_id"]].locale
         assert out["reward"] == 1.0  # the ideal reply names the new country's number
@@ -218,9 +219,5 @@ def test_packaged_portable_scenarios_read_cleanly_in_every_country():
 )
 def test_portable_and_token_mistakes_are_named(edit, message):
     one = escalation_emergency.load_environment(split="all").scenarios["MTR-001"]
-    data = asdict(one) | {"ceis": asdict(one.ceis)}
-    data["pressure"] = [asdict(p) for p in one.pressure]
-    data["references"] = [asdict(r) for r in one.references]
-    del data["path"], data["template"]
-    _, problems = parse_mapping(data | edit)
+    _, problems = parse_mapping(as_file(one) | edit)
     assert any(re.search(message, p) for p in problems), problems
