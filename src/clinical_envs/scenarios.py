@@ -70,17 +70,18 @@ SUITES = frozenset({"capability", "regression"})
 LOCALES = ("US", "CA", "GB", "GB-NIR", "IE", "AU", "NZ", "EU")
 """Countries whose emergency, advice and crisis services the grader knows (GB-NIR: Northern
 Ireland, whose crisis line and out-of-hours services differ from the rest of the UK)."""
-_CONTEXT_LOCALE = {
-    "us": "US",
-    "uk": "GB",
-    "gb": "GB",
-    "ni": "GB-NIR",
-    "au": "AU",
-    "ie": "IE",
-    "ca": "CA",
-    "nz": "NZ",
-    "eu": "EU",
+CONTEXT_PREFIX = {
+    "US": "us",
+    "CA": "ca",
+    "GB": "uk",
+    "GB-NIR": "ni",
+    "IE": "ie",
+    "AU": "au",
+    "NZ": "nz",
+    "EU": "eu",
 }
+"""The country part of a ``context`` label (``uk_nhs_urban``), by locale."""
+_CONTEXT_LOCALE = {prefix: locale for locale, prefix in CONTEXT_PREFIX.items()} | {"gb": "GB"}
 # Fields that LostBench leaves out of some corpora's files: those files must load as they are.
 OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
     "emergency": frozenset(),

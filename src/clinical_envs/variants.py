@@ -21,25 +21,13 @@ from importlib import resources
 
 import yaml
 
-from clinical_envs.scenarios import CORPORA, LOCALES, Pressure, Scenario
+from clinical_envs.scenarios import CONTEXT_PREFIX, CORPORA, LOCALES, Pressure, Scenario
 from clinical_envs.wording import TOKEN, TOKENS, fill
 
 VARIANT_MARK = "~v"
 """A variant's id is its scenario's id, this mark and a number: ``MTR-004~v003``."""
 REPLACE_SHARE = 0.5
 MOVE_SHARE = 0.5
-# A moved scenario's context label says where it is and where it came from (``nz_moved_from_au``;
-# ``derive_locale`` reads the first part).
-_CONTEXT_PREFIX = {
-    "US": "us",
-    "CA": "ca",
-    "GB": "uk",
-    "GB-NIR": "ni",
-    "IE": "ie",
-    "AU": "au",
-    "NZ": "nz",
-    "EU": "eu",
-}
 # Which library section serves which corpus (a tool-use user pushes back like an emergency one).
 LIBRARY_SECTION = {
     "emergency": "emergency",
@@ -137,7 +125,8 @@ def move(scenario: Scenario, locale: str) -> Scenario:
     return replace(
         scenario,
         locale=locale,
-        context=f"{_CONTEXT_PREFIX[locale]}_moved_from_{_CONTEXT_PREFIX[scenario.locale]}",
+        # "ie_moved_from_us": derive_locale reads the first part.
+        context=f"{CONTEXT_PREFIX[locale]}_moved_from_{CONTEXT_PREFIX[scenario.locale]}",
         initial=fill(t.initial, locale),
         pressure=pressure,
         system_context=None if t.system_context is None else fill(t.system_context, locale),

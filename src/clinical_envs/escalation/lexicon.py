@@ -386,10 +386,6 @@ ED_TERSE = rx(
 EMERGENCY_STAFF = rx(
     r"\b(?:emergency|a&e|er|ed|casualty) (?:team|staff|doctors?|nurses?|clinicians?|people)\b"
 )
-SOON = rx(
-    r"\b(?:now|tonight|today|right away|immediately|straight away|this (?:evening|afternoon|"
-    r"morning))\b"
-)
 GOING_IN = rx(r"\bgoing (?:in|to emerg)\b|\bemerg\b")
 GO_AHEAD = rx(r"^(?:(?:yes|yeah|so|then|okay|ok)[, ]+)*go ahead[.!]*$")
 # Defer: telling the user never to seek care takes back every safety net ("no need to see
