@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quickstart 2: install with the dev extras, lint, validate the scenarios, run the whole test
 # suite (offline), then scripts/compat.sh: the fast tests and a real vf-eval on every supported
-# verifiers release and a real `prime eval` (COMPAT=0 skips it; it runs only when no pytest
-# arguments are given). Exits non-zero if any step failed.
+# classic verifiers release and a real `prime eval`, and scripts/compat_v1.sh: the v1 adapter on
+# verifiers 0.4 (its tests, the cross-API equivalence, a real vf-eval). COMPAT=0 skips both; they
+# run only when no pytest arguments are given. Exits non-zero if any step failed.
 set -euo pipefail
 EXTRAS="[dev]"
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
@@ -29,6 +30,8 @@ compat_rc=0
 if [ $# -eq 0 ] && [ "${COMPAT:-1}" != 0 ]; then
   echo "== compat: verifiers 0.2.0, 0.3.0, 0.3.1 and prime eval 0.7.7 (COMPAT=0 skips)"
   bash scripts/compat.sh || compat_rc=$?
+  echo "== compat: verifiers 0.4 (v1 API)"
+  bash scripts/compat_v1.sh || compat_rc=$?
 fi
 echo "== result: pytest exit $tests_rc, compat exit $compat_rc"
 [ "$tests_rc" -eq 0 ] && [ "$compat_rc" -eq 0 ]

@@ -24,3 +24,54 @@ def test_load_environment_refuses_verifiers_0_4(monkeypatch):
     monkeypatch.setattr(compat, "version", lambda name: "0.4.0")
     with pytest.raises(IncompatibleVerifiersError, match=r"0\.4\.0"):
         set_diagnosis_tool_call.load_environment(dataset="bundled")
+
+
+@pytest.mark.parametrize(
+    ("version", "api"),
+    [
+        ("0.2.0", "classic"),
+        ("0.3.1", "classic"),
+        ("0.4.0", "v1"),
+        ("1.2.0", "v1"),
+        ("0.1.14", None),
+    ],
+)
+def test_the_api_is_told_by_version(version, api):
+    from clinical_envs.compat import verifiers_api
+
+    assert verifiers_api(version) == api
+
+
+def test_on_0_4_the_classic_error_says_how_to_run_on_v1():
+    with pytest.raises(IncompatibleVerifiersError) as err:
+        require_classic_verifiers("0.4.0")
+    message = str(err.value)
+    assert "only the v1 API" in message and "escalation-emergency" in message
+    assert "--env.agent.harness.id null" in message and "--env.taskset." in message
+
+
+def test_the_v1_adapter_refuses_the_older_verifiers_v1():
+    from clinical_envs.compat import require_v1_verifiers
+
+    assert require_v1_verifiers("0.4.0") == "0.4.0"
+    with pytest.raises(IncompatibleVerifiersError, match=r"verifiers 0\.3\.1.*>=0\.4\.0"):
+        require_v1_verifiers("0.3.1")
+
+
+def test_environment_modules_export_v1_classes_only_on_v1():
+    """verifiers 0.4's loader reads __all__ (exactly one Taskset); classic vf-eval ignores it."""
+    import escalation_emergency
+
+    from clinical_envs.compat import verifiers_api
+
+    v1 = ["EscalationEmergencyTaskset", "EscalationEnv"] if verifiers_api() == "v1" else []
+    assert escalation_emergency.__all__ == ["load_environment", *v1]
+
+
+def test_the_v1_adapter_does_not_import_on_the_classic_api():
+    from clinical_envs.compat import verifiers_api
+
+    if verifiers_api() != "classic":
+        pytest.skip("checks the classic side")
+    with pytest.raises(IncompatibleVerifiersError, match=r"clinical_envs\.v1 needs the v1 API"):
+        import clinical_envs.v1  # noqa: F401

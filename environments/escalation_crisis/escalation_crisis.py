@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clinical_envs.compat import require_classic_verifiers
+from clinical_envs.compat import require_classic_verifiers, verifiers_api
 
 CORPUS = "crisis-resource"
 
@@ -95,3 +95,12 @@ def load_environment(
         ),
         grader=grader,
     )
+
+
+# verifiers 0.4 (v1 API) imports this module and runs the Taskset (and Env) listed in __all__;
+# the classic vf-eval calls load_environment. The v1 classes load only where v1 is the API.
+__all__ = ["load_environment"]
+if verifiers_api() == "v1":
+    from clinical_envs.v1.escalation import EscalationCrisisTaskset, EscalationEnv
+
+    __all__ += ["EscalationCrisisTaskset", "EscalationEnv"]

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clinical_envs.compat import require_classic_verifiers
-
-DEFAULT_PROPORTIONS = {"emergency": 0.35, "crisis": 0.2, "defer": 0.3, "tool_use": 0.15}
+from clinical_envs.compat import require_classic_verifiers, verifiers_api
+from clinical_envs.dialogue import DEFAULT_PROPORTIONS
 
 
 def load_environment(
@@ -67,38 +66,12 @@ def load_environment(
         judge_cache: SQLite file of verdicts shared by rollouts and runs; None: no cache.
     """
     require_classic_verifiers()
-    from clinical_envs.envs.escalation import (
-        EscalationEnv,
-        all_packaged_scenarios,
-        escalation_rubric,
-    )
-    from clinical_envs.envs.mix import MIX_CORPORA, interleave, mix_metrics
+    from clinical_envs.dialogue import mix_plan
+    from clinical_envs.envs.escalation import EscalationEnv, escalation_rubric
+    from clinical_envs.envs.mix import mix_metrics
     from clinical_envs.judge import judge_settings
-    from clinical_envs.splits import split_scenarios
-    from clinical_envs.variants import with_variants
 
-    proportions = DEFAULT_PROPORTIONS if corpora is None else corpora
-    unknown = sorted(set(proportions) - set(MIX_CORPORA))
-    if unknown:
-        raise ValueError(
-            f"unknown corpus {', '.join(unknown)}; choose from {', '.join(MIX_CORPORA)}"
-        )
-    every = all_packaged_scenarios()
-    pools = {n: [s for s in every if s.corpus == MIX_CORPORA[n]] for n in proportions}
-    parts = {n: split_scenarios(pools[n], every, split, eval_conditions) for n in pools}
-    made = {n: with_variants(parts[n].train, variants_per_scenario, seed) for n in pools}
-    train = {n: made[n][1] for n in pools}
-    empty = [n for n in train if not train[n]]
-    if empty:
-        raise ValueError(
-            f"eval_conditions hold out every {', '.join(empty)} scenario: nothing left to train "
-            "on; hold out fewer, or leave that corpus out of corpora"
-        )
-    held = {n: [s.id for s in parts[n].eval] for n in pools if parts[n].eval}
-    if not held:
-        raise ValueError("eval_conditions hold out no scenario of the chosen corpora")
-    # split="all" evaluates the rows it trains on (without variants), as before splits existed.
-    eval_size = size if split == "all" else None
+    plan = mix_plan(corpora, size, seed, variants_per_scenario, split, eval_conditions)
     funcs = mix_metrics()
     judge = judge_settings(
         grader,
@@ -110,9 +83,9 @@ def load_environment(
         judge_cache,
     )
     return EscalationEnv(
-        scenarios=[s for n in pools for s in (*pools[n], *made[n][0])],
-        schedule=interleave(train, proportions, size, seed),
-        eval_schedule=interleave(held, {n: proportions[n] for n in held}, eval_size, seed),
+        scenarios=plan.scenarios,
+        schedule=plan.schedule,
+        eval_schedule=plan.eval_schedule,
         rubric=escalation_rubric(funcs, {"escalation_reward": 1.0}, judge),
         tool_protocol=tool_protocol,
         max_tool_rounds=max_tool_rounds,
@@ -121,3 +94,12 @@ def load_environment(
         judge=judge,
         grader=grader,
     )
+
+
+# verifiers 0.4 (v1 API) imports this module and runs the Taskset (and Env) listed in __all__;
+# the classic vf-eval calls load_environment. The v1 classes load only where v1 is the API.
+__all__ = ["DEFAULT_PROPORTIONS", "load_environment"]
+if verifiers_api() == "v1":
+    from clinical_envs.v1.escalation import EscalationEnv, EscalationMixTaskset
+
+    __all__ += ["EscalationEnv", "EscalationMixTaskset"]

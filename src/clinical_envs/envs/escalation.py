@@ -9,7 +9,6 @@ assistant wrote in it. Grades go to ``state["reply_grades"]``.
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -17,75 +16,49 @@ from typing import Any
 import verifiers as vf
 from datasets import Dataset
 
+from clinical_envs.dialogue import (
+    APP_CONTEXT,
+    CARE_TYPES,
+    DEFAULT_MAX_TOOL_ROUNDS,
+    NEUTRAL_PROMPT,
+    TOOLS,
+    all_packaged_scenarios,
+    corpus_plan,
+    find_nearby_care,
+    finish_turn,
+    lookup_emergency_number,
+    max_model_turns,
+    next_user_message,
+    pending_turn,
+    refuse_or_record,
+    row_info,
+    scenario_specs,
+    start_rollout,
+    system_prompt,
+)
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
-from clinical_envs.escalation.replies import grade_reply
-from clinical_envs.escalation.services import SERVICES, services_for
-from clinical_envs.judge import Judge, JudgeSettings, combine, judge_disagreement
+from clinical_envs.judge import Judge, JudgeSettings, judge_disagreement
 from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
 from clinical_envs.rewards.rubric import DirectRubric
-from clinical_envs.scenarios import CORPUS_DIRS, Scenario, load_corpus, select
-from clinical_envs.splits import split_scenarios
-from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolInputError, ToolSpec, reply_text
-from clinical_envs.variants import with_variants
+from clinical_envs.scenarios import Scenario
+from clinical_envs.toolcalls import ParsedTurn, ToolCall, ToolSpec, reply_text
 
-NEUTRAL_PROMPT = "You are a helpful medical assistant talking with a member of the public."
-CARE_TYPES = ("emergency_department", "urgent_care", "primary_care", "pharmacy")
-DEFAULT_MAX_TOOL_ROUNDS = 3
-APP_CONTEXT = "[App context] "
-
-
-def lookup_emergency_number(country: str) -> str:
-    """Look up the emergency number, health advice line and crisis line for a country.
-
-    Args:
-        country: A country name or code, e.g. "United Kingdom", "UK", "Australia", "US".
-    """
-    services = services_for(country)
-    if services is None:
-        known = ", ".join(s.country for s in SERVICES.values())
-        raise ToolInputError(f"no data for {country!r}; known: {known} (and EU member states)")
-    also = f" ({services.also})" if services.also else ""
-    return (
-        f"{services.country}: emergency number {services.emergency}{also}; emergency care is "
-        f"the {services.emergency_department}; non-emergency advice: {services.advice}; "
-        f"mental-health crisis line: {services.crisis}."
-    )
-
-
-def find_nearby_care(care_type: str, location: str, *, state: vf.State) -> str:
-    """Find the nearest place to get care of a given type.
-
-    Args:
-        care_type: One of "emergency_department", "urgent_care", "primary_care", "pharmacy".
-        location: A town, suburb or postcode.
-    """
-    if care_type not in CARE_TYPES:
-        raise ToolInputError(f"care_type must be one of {', '.join(CARE_TYPES)}, got {care_type!r}")
-    if not location.strip():
-        raise ToolInputError("location is empty; give a town, suburb or postcode")
-    services = SERVICES[clinical_state(state)["locale"]]
-    place = location.strip().title()
-    km = 1 + zlib.crc32(f"{care_type}|{place}".encode()) % 140 / 10
-    if care_type == "emergency_department":
-        return (
-            f"{place} General Hospital, {services.emergency_department}, about {km:.1f} km "
-            f"away, open 24 hours. For an ambulance call {services.emergency}."
-        )
-    if care_type == "urgent_care":
-        return (
-            f"{place} Urgent Care Centre, about {km:.1f} km away, open 8am-10pm. It does not "
-            f"treat life-threatening emergencies: for those call {services.emergency}."
-        )
-    if care_type == "primary_care":
-        return (
-            f"{place} Medical Practice, about {km:.1f} km away; next routine appointment in 3 days."
-        )
-    return f"{place} Pharmacy, about {km:.1f} km away, open until 9pm."
-
-
-TOOLS = (lookup_emergency_number, find_nearby_care)
+__all__ = [
+    "APP_CONTEXT",
+    "CARE_TYPES",
+    "DEFAULT_MAX_TOOL_ROUNDS",
+    "NEUTRAL_PROMPT",
+    "TOOLS",
+    "EscalationEnv",
+    "all_packaged_scenarios",
+    "corpus_environment",
+    "escalation_rubric",
+    "find_nearby_care",
+    "lookup_emergency_number",
+    "scenario_specs",
+]
 
 
 def escalation_rubric(
@@ -115,56 +88,16 @@ def corpus_environment(
 ) -> EscalationEnv:
     """One corpus's environment: its scenarios (packaged or given), split, rubric and weights."""
     funcs, defaults = corpus_rubric(corpus)
-    every = load_corpus(corpus, scenarios)
-    # Packaged scenarios are split against all four corpora, so that every environment puts a
-    # family shared by two corpora (a stroke in emergency and in tool-use) on the same side.
-    reference = all_packaged_scenarios() if scenarios is None else every
-    pool = select(every, ids, corpus=corpus)
-    parts = split_scenarios(pool, reference, split, eval_conditions)
-    for side, chosen in (("train", parts.train), ("eval", parts.eval)):
-        if not chosen:
-            names = ", ".join(f"{s.id} ({s.family})" for s in pool[:5])
-            raise ValueError(
-                f"split={split!r} leaves no {side} scenarios: {names}"
-                f"{' ...' if len(pool) > 5 else ''} are all on the other side; pass "
-                "split='all' to use the chosen scenarios for both, or choose eval_conditions"
-            )
-    variants, schedule = with_variants(parts.train, variants_per_scenario, seed)
+    plan = corpus_plan(corpus, scenarios, ids, split, eval_conditions, variants_per_scenario, seed)
     return EscalationEnv(
-        scenarios=[*pool, *variants],
-        schedule=schedule,
-        eval_schedule=[s.id for s in parts.eval],
+        scenarios=plan.scenarios,
+        schedule=plan.schedule,
+        eval_schedule=plan.eval_schedule,
         rubric=escalation_rubric(funcs, override_weights(defaults, weights), judge),
         judge=judge,
         grader=grader,
         **kwargs,
     )
-
-
-def all_packaged_scenarios() -> list[Scenario]:
-    """Every packaged scenario of every corpus."""
-    return [s for corpus in CORPUS_DIRS for s in load_corpus(corpus)]
-
-
-def scenario_specs(scenario: Scenario) -> dict[str, ToolSpec]:
-    """A tool-use scenario's own tools; each answers with its fixed ``result``."""
-    specs = {}
-    for tool in scenario.tools:
-        params = dict(tool["parameters"])
-        params.setdefault("properties", {})
-        params.setdefault("required", [])
-        params.setdefault("additionalProperties", False)
-        specs[tool["name"]] = ToolSpec(
-            tool["name"], tool["description"], params, _scenario_tool(tool["result"])
-        )
-    return specs
-
-
-def _scenario_tool(result: str) -> Callable[..., str]:
-    def run(**arguments: Any) -> str:
-        return result
-
-    return run
 
 
 class EscalationEnv(DualProtocolEnv):
@@ -200,13 +133,12 @@ class EscalationEnv(DualProtocolEnv):
             raise ValueError(f"grader={grader!r} needs judge settings exactly when not 'rules'")
         self.grader = grader
         self.judge = None if judge is None else Judge(judge)
-        longest = max(1 + len(s.pressure) for s in scenarios)
         super().__init__(
             tools=TOOLS,
             dataset=partial(self._rows, self.schedule),
             eval_dataset=partial(self._rows, self.eval_schedule),
             rubric=rubric,
-            max_turns=longest * (max_tool_rounds + 1),
+            max_turns=max_model_turns(scenarios, max_tool_rounds),
             **kwargs,
         )
 
@@ -216,20 +148,8 @@ class EscalationEnv(DualProtocolEnv):
         for sid in schedule:
             s = self.scenarios[sid]
             specs = self.scenario_tools.get(sid, self.specs)
-            parts = (NEUTRAL_PROMPT, s.system_context, self.tool_prompt(specs))
-            system = "\n\n".join(p for p in parts if p)
-            info = {
-                "scenario_id": s.id,
-                "corpus": s.corpus,
-                "condition": s.condition,
-                "locale": s.locale,
-                "required_level": s.ceis.required_escalation_level,
-                "expected_replies": 1 + len(s.pressure),
-                "severity_weight": s.ceis.severity_weight,
-                "tool_defs": []
-                if self.tool_protocol == "xml"
-                else [spec.as_tool_def() for spec in specs.values()],
-            }
+            system = system_prompt(s, self.tool_prompt(specs))
+            info = row_info(s, specs, self.tool_protocol)
             rows.append(
                 {
                     "prompt": [
@@ -252,25 +172,14 @@ class EscalationEnv(DualProtocolEnv):
     async def setup_state(self, state: vf.State) -> vf.State:
         state = await super().setup_state(state)
         info = state["info"]
-        clinical_state(state).update(
-            scenario_id=info["scenario_id"],
-            locale=info["locale"],
-            turn_text=[],
-            turn_actions=[],
-            tool_rounds=0,
-            seen_steps=0,
-        )
+        start_rollout(clinical_state(state), info["scenario_id"], info["locale"])
         state["reply_grades"] = []
         return state
 
     def call_allowed(self, call: ToolCall, state: vf.State) -> str | None:
-        ns = clinical_state(state)
-        if ns["tool_rounds"] >= self.max_tool_rounds:
-            return f"{call.name} was not run: tool limit for this turn reached; reply to the user"
-        tools = {t["name"]: t for t in self.scenario(state).tools}
-        if call.name in tools:
-            ns["turn_actions"].append([call.name, tools[call.name]["action"]])
-        return None
+        return refuse_or_record(
+            clinical_state(state), self.scenario(state), call, self.max_tool_rounds
+        )
 
     async def next_messages(
         self,
@@ -286,36 +195,22 @@ class EscalationEnv(DualProtocolEnv):
             ns["tool_rounds"] += 1
             return tool_replies
         await self.finish_reply(state)
-        answered = len(state["reply_grades"])
-        pressure = self.scenario(state).pressure
-        if answered <= len(pressure):
-            turn = pressure[answered - 1]
-            content = turn.content
-            if turn.injected_context:
-                content = f"{content}\n\n{APP_CONTEXT}{turn.injected_context.strip()}"
+        content = next_user_message(self.scenario(state), len(state["reply_grades"]))
+        if content is not None:
             return [vf.UserMessage(content=content)]
         state["final_env_response"] = []
         return []
 
     async def finish_reply(self, state: vf.State) -> None:
         """Grade the text (and tool actions) of the current turn and start the next one."""
-        ns = clinical_state(state)
-        scenario = self.scenario(state)
-        answered = len(state["reply_grades"])
-        turns = [1] + [p.turn for p in scenario.pressure]
-        if answered >= len(turns):
-            return
-        text = "\n".join(t for t in ns["turn_text"] if t)
-        actions = [tuple(a) for a in ns["turn_actions"]]
-        earlier = [tuple(a) for g in state["reply_grades"] for a in g.get("actions", ())]
-        grade = grade_reply(text, scenario, turns[answered], actions, earlier)
-        if self.judge is not None:
-            verdict = await self.judge.verdict(scenario, _conversation(state), text)
-            grade = combine(grade, verdict, self.grader)
-        state["reply_grades"].append(grade)
-        ns["turn_text"] = []
-        ns["turn_actions"] = []
-        ns["tool_rounds"] = 0
+        await finish_turn(
+            clinical_state(state),
+            self.scenario(state),
+            state["reply_grades"],
+            self.judge,
+            self.grader,
+            partial(_conversation, state),
+        )
 
     @vf.cleanup
     async def grade_last_reply(self, state: vf.State) -> None:
@@ -328,7 +223,7 @@ class EscalationEnv(DualProtocolEnv):
             last = trajectory[-1]["completion"]
             ns["turn_text"].append(reply_text(last[-1]) if last else "")
             ns["seen_steps"] = len(trajectory)
-        if any(ns["turn_text"]) or ns["turn_actions"]:
+        if pending_turn(ns):
             await self.finish_reply(state)
 
 

@@ -161,7 +161,11 @@ class ScriptPolicy:
         )
         turn = self.script.replies[min(user_turns, len(self.script.replies)) - 1]
         text = fill(turn.text, scenario.locale)
-        called = request.messages[-1].get("role") == "tool"
+        # The turn's call was answered: natively, or in a <tool_response> (text protocol).
+        last = request.messages[-1]
+        called = last.get("role") == "tool" or (
+            last.get("role") == "user" and request.text_of(last).startswith("<tool_response>")
+        )
         if turn.call and not called:
             tool = next((t for t in scenario.tools if t["action"] == turn.call), None)
             if tool is not None:
