@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import verifiers.v1 as vf
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from clinical_envs.dialogue import (
     DEFAULT_MAX_TOOL_ROUNDS,
@@ -121,11 +121,10 @@ class EscalationData(vf.TaskData):
         )
 
 
-class EscalationTaskConfig(vf.TaskConfig):
-    """Run-time knobs of a rollout. The taskset sets every field except ``tools`` from its own
-    fields of the same names, so set them there (``--env.taskset.<field>``)."""
+class RolloutSettings(BaseModel):
+    """The run-time knobs a taskset passes to every task (``--env.taskset.<field>``), named and
+    defaulted as the classic ``load_environment`` arguments."""
 
-    tools: vf.ToolsetConfig = vf.ToolsetConfig()
     tool_protocol: str = "both"
     max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS
     max_calls_per_turn: int = DEFAULT_MAX_CALLS
@@ -148,6 +147,13 @@ class EscalationTaskConfig(vf.TaskConfig):
             self.judge_timeout_s,
             self.judge_cache,
         )
+
+
+class EscalationTaskConfig(vf.TaskConfig, RolloutSettings):
+    """Run-time knobs of a rollout. The taskset sets every field except ``tools`` from its own
+    fields of the same names, so set them there."""
+
+    tools: vf.ToolsetConfig = vf.ToolsetConfig()
 
 
 class EscalationTask(vf.Task[EscalationData, vf.State, EscalationTaskConfig]):
@@ -305,7 +311,7 @@ ToolUseTask = _task_class("ToolUseTask", *corpus_rubric("tool-use"))
 MixTask = _task_class("MixTask", mix_metrics(), {"escalation_reward": 1.0})
 
 
-class TurnSettings(vf.TasksetConfig):
+class TurnSettings(vf.TasksetConfig, RolloutSettings):
     """What every escalation taskset shares with its classic ``load_environment``."""
 
     task: EscalationTaskConfig = EscalationTaskConfig()
@@ -315,17 +321,6 @@ class TurnSettings(vf.TasksetConfig):
     seed: int = 42
     split: str = "condition"
     eval_conditions: list[str] | None = None
-    tool_protocol: str = "both"
-    max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS
-    max_calls_per_turn: int = DEFAULT_MAX_CALLS
-    max_seq_len: int | None = None
-    grader: str = "rules"
-    judge_model: str | None = None
-    judge_base_url: str | None = None
-    judge_api_key_var: str = "OPENAI_API_KEY"
-    judge_max_concurrency: int = 32
-    judge_timeout_s: float = 60.0
-    judge_cache: str | None = JUDGE_CACHE
 
 
 class CorpusConfig(TurnSettings):
@@ -362,15 +357,7 @@ class _EscalationTasks:
         """The task config: the taskset's turn settings, and its weights as overrides."""
         c = self.config
         check_protocol(c.tool_protocol, c.max_calls_per_turn)
-        judge = judge_settings(
-            c.grader,
-            c.judge_model,
-            c.judge_base_url,
-            c.judge_api_key_var,
-            c.judge_max_concurrency,
-            c.judge_timeout_s,
-            c.judge_cache,
-        )
+        judge = c.judge()
         check_turn_settings(c.max_tool_rounds, c.grader, judge is not None)
         task_cls = self.task_type()
         table = self.weights(task_cls.DEFAULT_WEIGHTS)
@@ -378,20 +365,8 @@ class _EscalationTasks:
         for name, weight in table.items():
             if weight != task_cls.DEFAULT_WEIGHTS.get(name) and name not in rewards:
                 rewards[name] = vf.RewardFunctionConfig(weight=weight)
-        fields = (
-            "tool_protocol",
-            "max_tool_rounds",
-            "max_calls_per_turn",
-            "max_seq_len",
-            "grader",
-            "judge_model",
-            "judge_base_url",
-            "judge_api_key_var",
-            "judge_max_concurrency",
-            "judge_timeout_s",
-            "judge_cache",
-        )
-        update = {name: getattr(c, name) for name in fields} | {"rewards": rewards}
+        update = {name: getattr(c, name) for name in RolloutSettings.model_fields}
+        update["rewards"] = rewards
         return c.task.model_copy(update=update)
 
     def load(self) -> Iterable[EscalationTask]:
