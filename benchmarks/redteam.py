@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--scripts", action="store_true", help="list every script's reward")
     args = parser.parse_args()
     out = {}
-    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 21))):
+    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 23))):
         scripts = load_scripts(HERE / f"{name}.yaml")
         results = run(scripts)
         out[name] = summarise(scripts, results)
