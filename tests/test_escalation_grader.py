@@ -1107,24 +1107,3 @@ def test_word_start_keeps_every_match_and_refuses_a_branch_that_could_start_mid_
         assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
     with pytest.raises(ValueError, match="does not begin with"):
         lx.word_start(r"\bstay home|er\b")  # "er" could match inside "wander"
-
-
-def test_every_branch_of_the_harmful_advice_pattern_contains_a_gate_word():
-    # harmful_advice() skips the pattern when none of HARMFUL_WORDS is in the reply.
-    from clinical_envs.escalation import lexicon as lx
-
-    depth, branch, branches = 0, "", []
-    for char in lx.HARMFUL_ADVICE.pattern:
-        depth += char == "("
-        depth -= char == ")"
-        if char == "|" and depth == 0:
-            branches.append(branch)
-            branch = ""
-        else:
-            branch += char
-    branches.append(branch)
-    assert len(branches) > 15
-    for branch in branches:
-        assert any(word.replace(" ", "") in branch.replace(" ", "") for word in lx.HARMFUL_WORDS), (
-            branch
-        )

@@ -1,0 +1,239 @@
+"""A literal prefilter for the grader's long phrase patterns.
+
+Python's regex engine tries every branch of a long alternation at every word start, so a
+pattern of a few hundred phrases costs tens of microseconds on a sentence that contains none of
+them, and a reply runs about a hundred such patterns. Nearly every phrase pattern needs at least
+one fixed string in any match ("call", "ambulance", "your call"): if no such string occurs in the
+text, the pattern cannot match, and a substring test (C speed) says so without running it. The
+strings are read from the pattern's own parse tree when it is compiled, so they cannot drift from
+the pattern; a pattern with a branch that needs no fixed string is never skipped.
+
+A long alternation is gated branch by branch: only the branches whose strings occur in the text
+are run, as one pattern compiled for that set of branches and kept. Dropping a branch that
+cannot match anywhere in the text changes no result (branches keep their order, and the pattern
+has no groups to renumber).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
+
+MIN_LITERAL = 3  # shorter fixed strings (" ", "'s") occur in nearly every text: no use as a gate
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+
+
+class GatedPattern:
+    """A compiled pattern that first checks the text holds one of its required strings.
+
+    Same results as the pattern for every method the grader uses; only faster when the check
+    fails. ``required`` is the set of strings, one of which every match contains.
+    """
+
+    __slots__ = ("_any", "compiled", "pattern", "required")
+
+    def __init__(self, compiled: re.Pattern[str], required: frozenset[str]) -> None:
+        self.compiled = compiled
+        self.pattern = compiled.pattern
+        self.required = required
+        ordered = sorted(required, key=len)  # short strings are tested first and hit most often
+        self._any: Callable[[str], bool] = lambda text: any(s in text for s in ordered)
+
+    def search(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.compiled.search(text, *span) if self._any(text) else None
+
+    def match(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.compiled.match(text, *span) if self._any(text) else None
+
+    def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text, *span) if self._any(text) else None
+
+    def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, *span) if self._any(text) else iter(())
+
+    def findall(self, text: str, *span: int) -> list[Any]:
+        return self.compiled.findall(text, *span) if self._any(text) else []
+
+    def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        return self.compiled.sub(repl, text, count) if self._any(text) else text
+
+    def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
+        return self.compiled.split(text, maxsplit) if self._any(text) else [text]
+
+    def __repr__(self) -> str:
+        return f"GatedPattern({self.pattern[:60]!r}, {len(self.required)} strings)"
+
+
+Pattern = GatedPattern | re.Pattern[str]
+
+
+class BranchGatedPattern(GatedPattern):
+    """An alternation that runs only the branches whose required strings are in the text."""
+
+    __slots__ = ("_always", "_by_mask", "_strings", "branches", "head")
+
+    MAX_KEPT = 256  # compiled subsets kept per pattern; texts open only a few branches each
+
+    def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
+        needs = [required_strings(_parser.parse(b)) for b in branches]
+        super().__init__(compiled, frozenset().union(*(n for n in needs if n is not None)))
+        self.head = head
+        self.branches = branches
+        self._always = sum(1 << i for i, n in enumerate(needs) if n is None)
+        masks: dict[str, int] = {}
+        for i, n in enumerate(needs):
+            for string in n or ():
+                masks[string] = masks.get(string, 0) | 1 << i
+        self._strings = sorted(masks.items(), key=lambda kv: len(kv[0]))
+        self._by_mask: dict[int, re.Pattern[str] | None] = {}
+
+    def _subset(self, text: str) -> re.Pattern[str] | None:
+        mask = self._always
+        for string, bits in self._strings:
+            if string in text:
+                mask |= bits
+        kept = self._by_mask.get(mask, False)
+        if kept is False:
+            chosen = [b for i, b in enumerate(self.branches) if mask >> i & 1]
+            kept = re.compile(self.head + "|".join(chosen) + ")") if chosen else None
+            if len(self._by_mask) >= self.MAX_KEPT:
+                self._by_mask.clear()
+            self._by_mask[mask] = kept
+        return kept
+
+    def search(self, text: str, *span: int) -> re.Match[str] | None:
+        sub = self._subset(text)
+        return None if sub is None else sub.search(text, *span)
+
+    def match(self, text: str, *span: int) -> re.Match[str] | None:
+        sub = self._subset(text)
+        return None if sub is None else sub.match(text, *span)
+
+    def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
+        sub = self._subset(text)
+        return None if sub is None else sub.fullmatch(text, *span)
+
+    def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
+        sub = self._subset(text)
+        return iter(()) if sub is None else sub.finditer(text, *span)
+
+    def findall(self, text: str, *span: int) -> list[Any]:
+        sub = self._subset(text)
+        return [] if sub is None else sub.findall(text, *span)
+
+    def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        sub = self._subset(text)
+        return text if sub is None else sub.sub(repl, text, count)
+
+    def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
+        sub = self._subset(text)
+        return [text] if sub is None else sub.split(text, maxsplit)
+
+
+MIN_BRANCHES = 8  # below this, one gate for the whole pattern costs less than choosing branches
+
+
+def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None = None) -> Pattern:
+    """``compiled`` behind its literal gate, or unchanged when no gate is sound or useful.
+
+    With ``branches`` (``compiled`` is ``head + "|".join(branches) + ")"``), each branch is gated
+    on its own.
+    """
+    if compiled.flags & (re.IGNORECASE | re.VERBOSE):
+        return compiled  # case-folded or verbose patterns: a substring test would not be exact
+    if branches is not None and len(branches) >= MIN_BRANCHES and not compiled.groups:
+        return BranchGatedPattern(compiled, head, branches)
+    required = required_strings(_parser.parse(compiled.pattern, compiled.flags))
+    return compiled if required is None else GatedPattern(compiled, required)
+
+
+def top_level_branches(pattern: str) -> list[str]:
+    """``pattern`` split at its top-level ``|`` (outside groups, classes and escapes)."""
+    branches, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "^":
+                i += 1
+            if pattern[i + 1 : i + 2] == "]":
+                i += 1  # a "]" first in a class is a literal
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            branches.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    branches.append(pattern[start:])
+    return branches
+
+
+def required_strings(items: Any) -> frozenset[str] | None:
+    """Strings of which every match of the parsed sequence ``items`` contains at least one."""
+    candidates: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def close_run() -> None:
+        if len("".join(run).strip(_EDGES)) >= MIN_LITERAL:
+            candidates.append(frozenset(["".join(run)]))
+        run.clear()
+
+    for op, arg in items:
+        if op is _c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if op is _c.AT:
+            continue  # zero-width: "go\b now" still needs "go now"
+        close_run()
+        if op in _ZERO_WIDTH:
+            continue
+        inner = _required_of(op, arg)
+        if inner is not None:
+            candidates.append(inner)
+    close_run()
+    return max(candidates, key=_selectivity, default=None)
+
+
+def _required_of(op: Any, arg: Any) -> frozenset[str] | None:
+    if op is _c.SUBPATTERN:
+        return required_strings(arg[3])
+    if op is _c.BRANCH:
+        alternatives = [required_strings(branch) for branch in arg[1]]
+        if any(a is None for a in alternatives):
+            return None
+        return _minimal(frozenset().union(*alternatives))  # type: ignore[arg-type]
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and arg[0] >= 1:
+        return required_strings(arg[2])
+    if op is _c.ATOMIC_GROUP:
+        return required_strings(arg)
+    return None
+
+
+def _minimal(strings: frozenset[str]) -> frozenset[str]:
+    """Drop strings that contain another member: "calling" is found wherever "call" is."""
+    return frozenset(s for s in strings if not any(t != s and t in s for t in strings))
+
+
+def _selectivity(strings: frozenset[str]) -> tuple[bool, int, int]:
+    """Prefer a gate of no common words, then one whose shortest string is longest, then the
+    one with fewest strings: " be " is in nearly every reply, "ambulance" in few."""
+    cores = [s.strip(_EDGES) for s in strings]
+    return all(c not in _COMMON for c in cores), min(map(len, cores)), -len(strings)
+
+
+_EDGES = " '-,."
+# Words so frequent in replies that a gate made of them is nearly always open.
+_COMMON = frozenset(
+    "the and you your are not can will but for with this that have has was its it's i'm "
+    "be to of in on at or if is it do so go get now me my he she they them we our".split()
+)

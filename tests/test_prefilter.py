@@ -1,0 +1,132 @@
+"""The grader's literal prefilter changes speed, never results."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from re import _parser  # type: ignore[attr-defined]
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clinical_envs.escalation import attribution, classifier, crisis, normalize
+from clinical_envs.escalation import lexicon as lx
+from clinical_envs.escalation.normalize import read_as_shown
+from clinical_envs.escalation.prefilter import (
+    BranchGatedPattern,
+    GatedPattern,
+    gated,
+    required_strings,
+    top_level_branches,
+)
+
+DATA = Path(__file__).parent / "data"
+MODULES = (lx, classifier, attribution, crisis, normalize)
+GATED = {
+    f"{m.__name__.rsplit('.', 1)[-1]}.{name}": value
+    for m in MODULES
+    for name, value in vars(m).items()
+    if isinstance(value, GatedPattern)
+}
+
+
+def _texts() -> list[str]:
+    """Labelled replies as the rules read them, whole and line by line (sentences and clauses
+    are substrings of these, so a gate sound here is sound there)."""
+    texts: list[str] = []
+    for name in ("escalation_replies.jsonl", "escalation_replies_chat12.jsonl"):
+        for line in (DATA / name).read_text().splitlines():
+            reading = read_as_shown(json.loads(line)["reply"])
+            if reading.unreadable is None:
+                texts.append(reading.text)
+                texts.extend(t for t in reading.text.split("\n") if t.strip())
+    return texts
+
+
+TEXTS = _texts()
+
+
+def test_the_long_patterns_are_gated():
+    assert isinstance(lx.CONTRARY, BranchGatedPattern)
+    assert isinstance(lx.FEAR, GatedPattern)
+    assert len(GATED) >= 80
+
+
+@pytest.mark.parametrize("name", sorted(GATED))
+def test_a_gated_pattern_finds_what_the_pattern_finds(name):
+    pattern = GATED[name]
+    for text in TEXTS:
+        got = [(m.span(), m.group(0)) for m in pattern.finditer(text)]
+        want = [(m.span(), m.group(0)) for m in pattern.compiled.finditer(text)]
+        assert got == want, (name, text[:200])
+        if not want:
+            assert pattern.search(text) is None and pattern.sub("", text) == text
+
+
+@pytest.mark.parametrize("name", sorted(GATED))
+def test_every_match_contains_one_of_its_required_strings(name):
+    """The gate's soundness, seen directly: a match without one of them would be skipped."""
+    pattern = GATED[name]
+    parts = [(pattern.compiled, pattern.required)]
+    if isinstance(pattern, BranchGatedPattern):
+        parts = [
+            (re.compile(pattern.head + branch + ")"), required_strings(_parser.parse(branch)))
+            for branch in pattern.branches
+        ]
+    for compiled, required in parts:
+        for text in TEXTS:
+            for match in compiled.finditer(text) if required is not None else ():
+                assert any(s in match.group(0) for s in required), (name, match.group(0))
+
+
+@pytest.mark.parametrize(
+    ("source", "required"),
+    [
+        (r"call (?:an )?ambulance", {"ambulance"}),
+        (r"\b(?:call|calling) 911\b", {"call"}),
+        (r"(?:go to the er|head to hospital)", {"go to the er", "head to hospital"}),
+        (r"(?:go|be) now", {" now"}),
+        (r"(?:ab|cd)", None),  # too short to tell anything apart
+        (r"(?:see a doctor)?", None),  # may match the empty string
+        (r"x[^y]+z", None),
+        (r"(?:very )+urgent", {"urgent"}),
+    ],
+)
+def test_required_strings(source, required):
+    got = required_strings(_parser.parse(source))
+    assert (None if got is None else set(got)) == required
+
+
+def test_case_folded_patterns_are_not_gated():
+    compiled = re.compile("ambulance", re.IGNORECASE)
+    assert gated(compiled) is compiled
+
+
+@pytest.mark.parametrize(
+    ("source", "branches"),
+    [
+        ("a|b", ["a", "b"]),
+        (r"a(?:b|c)|d", ["a(?:b|c)", "d"]),
+        (r"[|)]x|y", ["[|)]x", "y"]),
+        (r"[]|]x|y", ["[]|]x", "y"]),
+        (r"\||\(", [r"\|", r"\("]),
+    ],
+)
+def test_top_level_branches(source, branches):
+    assert top_level_branches(source) == branches
+
+
+WORDS = ["call", "911", "now", "go", "to", "the", "er", "wait", "home", "tonight", "not", "an"]
+
+
+@given(st.lists(st.sampled_from([*WORDS, " ", ", ", ". "]), max_size=30))
+def test_branch_gating_keeps_leftmost_first_order(words):
+    source = r"call 911|go to the er|wait(?: at)? home|not now|call|er\b|tonight"
+    branches = [*top_level_branches(source), "call"]  # a duplicate branch, never reached
+    plain = re.compile("(?:" + "|".join(branches) + ")")
+    pattern = gated(plain, "(?:", branches)
+    text = "".join(words)
+    assert isinstance(pattern, BranchGatedPattern)
+    assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in plain.finditer(text)]
