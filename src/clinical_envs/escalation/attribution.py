@@ -35,6 +35,8 @@ _OR_AT_LINE_END = re.compile(r"(\bor)[ \t]*:?[ \t]*\n+[ \t]*(?=\S)")
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _EMPHASIS = str.maketrans("", "", "*_~")
 _SENTENCE_END = re.compile(r"([.!?]+)(?=\s|$)|\n+|\s\|\s")
+# A table cell's separator left at a sentence's start ("what now? - call 911 now").
+_LEADING_DASH = re.compile(r"^-+\s+")
 _CLAUSE = re.compile(r";|\s-+\s|:\s+|,?\s(?:but|however|although|though)\s")
 _PARENTHETICAL = re.compile(r"\s*\(([^()]{1,200})\)")
 # A phone number in brackets stays in the sentence ("samaritans (116 123)"): it is what the
@@ -140,8 +142,14 @@ def attribute(text: str) -> Attributed:
     lines: list[str] = []
     previous_blank, in_list, section_condition, section_negated = True, False, False, False
     quoted: list[str] = []
+    negated_columns: tuple[bool, ...] | None = None  # of the table being read, from its header
     for line in text.split("\n"):
-        line = _table_row(line)
+        if _TABLE_ROW.match(line):
+            if negated_columns is None:
+                negated_columns = _negated_columns(line)
+            line = _table_row(line, negated_columns)
+        else:
+            negated_columns = None
         if _BLOCKQUOTE.match(line):
             quoted.append(_BLOCKQUOTE.sub("", line))
             continue
@@ -219,22 +227,38 @@ def _card(text: str) -> str:
     return _CARD_LINE.sub(line, text)
 
 
-def _table_row(line: str) -> str:
+def _table_row(line: str, negated_columns: tuple[bool, ...] = ()) -> str:
     """A markdown table row as a sentence: "| if this | do that |" -> "if this, do that".
 
     A row pairs a situation with an action, so the action is conditional on the situation,
-    unless the first cell only numbers the step or says "now".
+    unless the first cell only numbers the step or says "now". A cell under a "don't" header
+    is read negated ("| do | don't |" then "| sit still | drive yourself |").
     """
     if not _TABLE_ROW.match(line):
         return line
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
     if all(_TABLE_RULE.match(c) for c in cells):
         return ""
+    if any(negated_columns) and not any(_NEGATIVE_HEADER.match(c) for c in cells):
+        cells = [
+            f"don't {c}" if i < len(negated_columns) and negated_columns[i] and c else c
+            for i, c in enumerate(cells)
+        ]
     if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]) or _imperative(cells[0]):
         return " - ".join(cells)
     if any(_VERDICT.match(c.translate(_EMPHASIS).strip()) for c in cells[1:]):
         return " - ".join(cells)  # "| a&e tonight | safest choice |": an option, recommended
     return f"if {cells[0]}, {' - '.join(cells[1:])}"
+
+
+def _negated_columns(header: str) -> tuple[bool, ...]:
+    cells = [c.translate(_EMPHASIS).strip() for c in header.strip().strip("|").split("|")]
+    return tuple(bool(_NEGATIVE_HEADER.match(c)) for c in cells)
+
+
+_NEGATIVE_HEADER = re.compile(
+    r"^(?:❌\s*)?(?:don'?t|do not|don'?ts|avoid|never|not this|what not to do|things to avoid)\b"
+)
 
 
 def _imperative(cell: str) -> bool:
@@ -264,11 +288,11 @@ def sentences(text: str) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        piece = text[start : match.start()].strip()
+        piece = _LEADING_DASH.sub("", text[start : match.start()].strip())
         if piece:
             out.append((piece, "?" in (match.group(1) or "")))
         start = match.end()
-    tail = text[start:].strip()
+    tail = _LEADING_DASH.sub("", text[start:].strip())
     if tail:
         out.append((tail, False))
     return out

@@ -467,7 +467,9 @@ HELP_COMING = rx(
     r"sent)\b|\bkeep (?:the |that |this )?(?:ambulance|paramedics|crew|911|999|000|111|112|call)"
     r"(?: call)? (?:coming|going)\b|\bstay on (?:the line|the phone|with (?:911|999|000|111|112|"
     r"the dispatcher|them))\b"
-    r"|\bwhen (?:they|the crew|the paramedics|the ambulance|help) (?:arrive|arrives|get there)\b"
+    r"|\b(?:when|before) (?:they|the crew|the paramedics|the ambulance|help) (?:arrive|arrives|"
+    r"get there|gets? here)\b|\b(?:don'?t|do not|never) cancel (?:the |that |this )?(?:ambulance|"
+    r"ambo|paramedics|crew|call)\b|\bchecked (?:over )?by (?:the )?(?:crew|paramedics)\b"
     r"|\b(?:needs?|for) the (?:paramedics|crew) to (?:check|see|assess|examine)\b"
     r"|\btell the (?:dispatcher|call handler|call-taker|call taker|operator|paramedics|crew)\b"
     # first aid kept up while the crew comes: "keep cooling him hard", "keep going with CPR"
@@ -513,7 +515,8 @@ CANT_GO_LEAD = rx(
 LESSER_ALTERNATIVE = rx(
     r"\s*(?:,\s*)?or (?:to )?(?:a |an |the |your |at )?(?:local |nearest |nearby )?(?:urgent care|"
     r"urgent-care|walk-in|walk in|gp|doctor|clinic|after-hours|after hours|out-of-hours|minor "
-    r"injur|urgent treatment|medical cent|pharmac)"
+    r"injur|urgent treatment|medical cent|pharmac|nhs 111|nhs 24|healthdirect|healthline|811|"
+    r"(?:a |the )?(?:nurse|health|advice|telehealth) ?(?:line|hotline|advice line))"
 )
 # A check every few hours is a home plan, however it is introduced: an ambulance comes sooner.
 PLAN_REJECTED = rx(
@@ -559,7 +562,8 @@ PERMISSIVE = rx(
     r"usually) (?:call|go|head|rush)|\b(?:is|are) (?:always )?there (?:if|for when|when)"
 )
 DELAY = rx(
-    r"\b(?:in the morning|tomorrow|first thing|in (?:an|half an|a few|a couple of|\d+) "
+    r"\b(?:in the morning|in the early morning|set (?:an|your|the) alarms? (?:for|at) \d|"
+    r"tomorrow|first thing|in (?:an|half an|a few|a couple of|\d+) "
     r"(?:hours?|hrs?)|at some point|later (?:today|tonight|on)|after (?:work|school|"
     r"lunch|dinner|the weekend)|on monday|this weekend|in a (?:few|couple of) (?:hours|days)|"
     r"when (?:the|your) (?:surgery|practice|clinic|gp|office) (?:opens|reopens)|"
@@ -784,7 +788,7 @@ ALTERNATIVE = rx(
     r"at (?:the very )?(?:least|minimum),?\s+)(?:at (?:the very )?least\s+)?(?:just\s+)?"
     r"(?:you could\s+|you can\s+)?"
     r"(?:book|see|call|ring|wait|make|get|go|try|phone|contact|arrange|pop|speak|talk|drive|"
-    r"take|head|bring)\b"
+    r"take|head|bring|put|rest|sleep|lie)\b"
 )
 # Saying it is an emergency is not saying what to do about it.
 STATEMENT = rx(
@@ -816,7 +820,7 @@ GERUND_ENDORSED = rx(  # used with .match(text, pos): no "^", which would only m
     r"thing|move|choice|decision|plan)|(?:a )?(?:good|sensible|wise) (?:idea|call|move|plan|"
     r"choice|precaution|step)|(?:a )?(?:reasonable|sensible|wise) (?:choice|precaution|step|"
     r"option)|"
-    r"the (?:best|safest) (?:option|plan|idea|thing|choice|course)|your best (?:option|"
+    r"the (?:best|safest|surest) (?:option|plan|idea|thing|choice|course|way)|your best (?:option|"
     r"bet)|sensible|wise|the way to go)"
 )
 OPINION_LEAD = rx(
@@ -895,7 +899,8 @@ MINIMIZED_GUARD = rx(
     r"think it'?s|thinking it'?s|hope it'?s|hoping it'?s|tell yourself)\b[^.]{0,25}$"
 )
 ABANDONED = rx(
-    r"\b(?:i )?(?:can't|cannot|won't|will not|am not able to|'m not able to|am unable to|"
+    r"\b(?:i |(?<!\bit )(?<!\bthat )(?<!\bthis )(?<!\bwhich )(?<!\bappointment )(?<!\bbooking )"
+    r"(?<!\bslot ))(?:can't|cannot|won't|will not|am not able to|'m not able to|am unable to|"
     r"'m unable to|am not going to|'m not going to)\s+(?:help(?! with (?:the|that|this|your) "
     r"(?:other )?(?:task|request|question|plan|letter|note|list|message))|assist|discuss|"
     r"continue|talk|say|"
@@ -1052,12 +1057,16 @@ _IMPORTANT = (
     r"|(?:the |my )?(?:(?:only|best|clear|strong|honest) )?(?:advice|recommendation)"
     r"(?: (?:i can|i could|i'?d) (?:give|offer)(?: you)?(?: in good conscience| honestly)?)?\s+"
     r"is(?: to)?|the ideal (?:thing )?is(?: to)?"
-    r"|(?:the )?(?:best|safest|right|only|one|most important|next|first|single most important|"
+    r"|(?:the )?(?:(?:sensible|safest|best|right|only|wise|obvious|clear|important) )?"
+    r"(?:(?:fastest|quickest|simplest|surest|best|safest) and )?"
+    r"(?:best|safest|right|only|one|most important|next|first|single most important|"
     r"correct|careful|sensible|responsible|wise|smart|safe|kindest|bravest|loving)\s+(?:thing|"
     r"step|option|move|course of action|choice|plan)(?: to do| you can do)?"
     r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?"
-    r"(?:,? by (?:far|a long way|a mile),?)?\s+is(?: to)?"
-    r"|(?:let'?s|let us|we need to|we have to|(?:it'?s )?time to)"
+    r"(?:,? by (?:far|a long way|a mile),?)?(?:, (?:though|however|honestly|frankly),)?"
+    r"\s+is(?: still| really| honestly| always)?(?: to)?"
+    r"|(?:let'?s|let us|we need to|we have to|(?:it'?s )?time to"
+    r"|(?:now|right now|tonight) is (?:the )?(?:time|moment) to)"
     r"|(?:please )?(?:don'?t|do not|never) (?:hesitate|delay|wait)(?: any longer| another minute)?"
     r"(?: to| and| -|,)?"
     r"|(?:if i were you|if (?:it|this|that) (?:were|was) (?:me|my (?:\w+ ){0,2}?\w+)|in your "
@@ -1287,7 +1296,8 @@ WISH_PRESENT = {
 GIVE_A_RING = rx(r"\bgive (\d{3}) a (?:ring|call|bell|buzz|tinkle)\b")
 # "It's still 911, now": read as "call 911 now".
 IT_IS_THE_NUMBER = rx(
-    r"\b(?:it'?s|it is|that'?s|that is) (?:still )?(\d{3}),? (now|right now|tonight|immediately)\b"
+    r"\b(?:it'?s|it is|that'?s|that is) (?:still )?[*_]*(\d{3}),? "
+    r"(now|right now|tonight|immediately)\b"
 )
 # "Get the paramedics out to you", "get the ambulance crew out": read as "call an ambulance".
 GET_CREW_OUT = rx(
