@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The v1 API check: in a verifiers 0.4 venv, the v1 tests (tests/v1: the adapter, and the
-# cross-API equivalence against the classic venv) and one real vf-eval run of
-# escalation-emergency with the null harness and the subprocess runtime against the loopback
-# policy server. Offline apart from the installs: the null harness's chat program (a uv script)
-# is installed by uv from a local wheel directory (UV_NO_INDEX, UV_FIND_LINKS).
+# The v1 API check: in a verifiers 0.4 venv, the v1 tests (tests/v1: the adapters, and the
+# cross-API equivalence against the classic venv) and real vf-eval runs of escalation-emergency
+# and set-diagnosis-tool-call with the null harness and the subprocess runtime against the
+# loopback policy server. Offline apart from the installs: the null harness's chat program (a uv
+# script) is installed by uv from a local wheel directory (UV_NO_INDEX, UV_FIND_LINKS).
 #   bash scripts/compat_v1.sh                       # everything
-#   V1_TESTS=0 bash scripts/compat_v1.sh            # the vf-eval run only
+#   V1_TESTS=0 bash scripts/compat_v1.sh            # the vf-eval runs only
 #   CLINICAL_ENVS_V1_SAMPLE=full bash scripts/compat_v1.sh   # a larger equivalence sample
 # The equivalence test runs the classic side in CLINICAL_ENVS_CLASSIC_PYTHON (default
 # ./.venv/bin/python, made by scripts/test.sh). Extra arguments go to pytest.
@@ -101,6 +101,31 @@ PY
 then :; else
   tail -n 40 "$WORK/eval.log"
   echo "   vf-eval escalation-emergency failed (log above)"
+  FAILED=1
+fi
+
+echo "== vf-eval set-diagnosis-tool-call (v1: null harness, subprocess runtime, loopback)"
+if "$VENV/bin/vf-eval" set-diagnosis-tool-call -m retrieval-baseline \
+    --client.base-url "http://127.0.0.1:$PORT/v1" --client.api-key-var LOCAL_POLICY_KEY \
+    --env.agent.harness.id null --env.agent.runtime.type subprocess \
+    --env.taskset.dataset bundled \
+    -n 2 -r 1 --no-push --no-rich -o "$WORK/out" --run.name diagnosis > "$WORK/eval.log" 2>&1 \
+  && "$VENV/bin/python" - "$WORK/out/diagnosis/traces.jsonl" <<'PY'
+import json, sys
+
+traces = [t for line in open(sys.argv[1]) for t in json.loads(line)["traces"]]
+rewards = [sum(r["score"] * r["weight"] for r in t["rewards"].values()) for t in traces]
+assert len(traces) == 2 and all(t["ok"] and not t["errors"] for t in traces), traces
+# The retrieval baseline records a valid code that is not the gold one, then finishes: the
+# format floor (README, Baseline), and nothing after the finish.
+assert all(abs(r - 0.1) < 1e-9 for r in rewards), rewards
+assert all(t["stop_condition"] == "finished" for t in traces)
+assert all(len(t["info"]["clinical"]["recorded"]) == 1 for t in traces)
+print(f"   ok: {len(traces)} rollouts, rewards {rewards}")
+PY
+then :; else
+  tail -n 40 "$WORK/eval.log"
+  echo "   vf-eval set-diagnosis-tool-call failed (log above)"
   FAILED=1
 fi
 kill "$SERVER_PID" 2>/dev/null || true

@@ -2,7 +2,7 @@
 # Quickstart 2: install with the dev extras, lint, validate the scenarios, run the whole test
 # suite (offline), then scripts/compat.sh: the fast tests and a real vf-eval on every supported
 # classic verifiers release and a real `prime eval`, and scripts/compat_v1.sh: the v1 adapter on
-# verifiers 0.4 (its tests, the cross-API equivalence, a real vf-eval). COMPAT=0 skips both; they
+# verifiers 0.4 (its tests, the cross-API equivalence, real vf-eval runs). COMPAT=0 skips both; they
 # run only when no pytest arguments are given. Exits non-zero if any step failed.
 set -euo pipefail
 EXTRAS="[dev]"

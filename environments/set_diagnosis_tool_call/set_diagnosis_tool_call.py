@@ -9,13 +9,18 @@ Follows the upstream set-diagnosis-tool-call environment (mkurman), on the ICD-1
 set. Run offline on the bundled synthetic cases:
 
     vf-eval set-diagnosis-tool-call -a '{"dataset": "bundled"}' -m MODEL -b BASE_URL -k KEY_VAR
+
+On verifiers 0.4 (v1 API) the same environment is ``SetDiagnosisTaskset`` (docs/v1.md):
+
+    vf-eval set-diagnosis-tool-call --env.taskset.dataset bundled -m MODEL --client.base-url URL \
+      --env.agent.harness.id null --env.agent.runtime.type subprocess --no-push
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from clinical_envs.compat import require_classic_verifiers
+from clinical_envs.compat import require_classic_verifiers, verifiers_api
 
 DEFAULT_DATASET = "mkurman/clinical-case-icd10-diagnosis"
 DEFAULT_MAX_TURNS = 10
@@ -65,3 +70,12 @@ def load_environment(
         max_seq_len=max_seq_len,
         system_prompt=SYSTEM_PROMPT if system_prompt is None else system_prompt,
     )
+
+
+# verifiers 0.4 (v1 API) imports this module and runs the Taskset (and Env) listed in __all__;
+# the classic vf-eval calls load_environment. The v1 classes load only where v1 is the API.
+__all__ = ["load_environment"]
+if verifiers_api() == "v1":
+    from clinical_envs.v1.diagnosis import SetDiagnosisEnv, SetDiagnosisTaskset
+
+    __all__ += ["SetDiagnosisEnv", "SetDiagnosisTaskset"]

@@ -22,6 +22,7 @@ V1_ENVIRONMENTS = (
     "escalation-defer",
     "escalation-tool-use",
     "escalation-mix",
+    "set-diagnosis-tool-call",
 )
 """The environment ids that also run on the v1 API (:mod:`clinical_envs.v1`)."""
 _V1_HOW = (

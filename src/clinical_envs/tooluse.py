@@ -106,6 +106,15 @@ def tool_prompt(tool_protocol: str, specs: Mapping[str, ToolSpec]) -> str:
     return tool_format_prompt(list(specs.values()))
 
 
+def with_tool_prompt(
+    instructions: str | None, tool_protocol: str, specs: Mapping[str, ToolSpec]
+) -> str | None:
+    """A system prompt: the instructions, then the text tool-call format when text calls are
+    offered (None when both are empty)."""
+    parts = (instructions, tool_prompt(tool_protocol, specs))
+    return "\n\n".join(p for p in parts if p) or None
+
+
 def is_over_cap(item: ToolCall | CallProblem) -> bool:
     return isinstance(item, CallProblem) and item.kind == "over_cap"
 

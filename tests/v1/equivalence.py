@@ -1,10 +1,12 @@
 """The cross-API equivalence check: the same scripted transcripts on the classic and the v1 API.
 
-Importable under either verifiers (no verifiers import at module level). The transcripts are
-those of the calibration policies and of a sample of the red-team scripts (text replies,
-native tool calls, de-escalating tool actions, and ``<tool_call>`` text calls with
-``tool_protocol="xml"``). Each run gives every policy its own scenario, so one loopback
-"router" model plays them all: the scenario's first message picks the policy.
+Importable under either verifiers (no verifiers import at module level). The escalation
+transcripts are those of the calibration policies and of a sample of the red-team scripts (text
+replies, native tool calls, de-escalating tool actions, and ``<tool_call>`` text calls with
+``tool_protocol="xml"``). The set-diagnosis transcripts (:data:`DIAGNOSIS_SCRIPTS`) record,
+search, finish with the tool or ``DONE``, ignore reminders, and send malformed, refused,
+over-cap and late calls, natively and as text. Each run gives every policy its own scenario
+(or case), so one loopback "router" model plays them all: the first user message picks it.
 
 * :func:`classic_results` (classic venv) runs each run's environment with ``load_environment``
   and verifiers' own evaluation loop against the loopback server;
@@ -42,6 +44,48 @@ SAMPLES = {
 MIX_SCENARIOS = ("MTR-005", "CRS-002", "DEF-003", "TUS-004", "MTR-006")
 STRESS = {"escalation-emergency": "MTR-007", "escalation-tool-use": "TUS-007"}
 """Where the tool-stress policy runs (both protocols): malformed, unknown, refused calls."""
+DIAGNOSIS = "set-diagnosis-tool-call"
+DIAGNOSIS_ARGS = {"dataset": "bundled", "test_size": 0, "max_turns": 4}
+"""Every bundled case in the eval rows; a turn cap the scripts reach."""
+DIAGNOSIS_SAMPLES = {  # per sample: the scripts run with tool_protocol "both", and with "xml"
+    "small": (
+        ("right", "wrong-extra", "malformed-native", "after-finish", "ignored-text", "last-turn"),
+        ("five-in-one", "malformed-text", "after-finish"),
+    ),
+    "full": (
+        (
+            "right",
+            "wrong-status",
+            "wrong-extra",
+            "search-then-done",
+            "five-in-one",
+            "malformed-text",
+            "malformed-native",
+            "after-finish",
+            "reminders",
+            "fake-response",
+            "query-cut",
+            "ignored-text",
+            "over-cap",
+            "last-turn",
+            "done-with-call",
+        ),
+        (
+            "right",
+            "wrong-status",
+            "wrong-extra",
+            "search-then-done",
+            "five-in-one",
+            "malformed-text",
+            "after-finish",
+            "reminders",
+            "fake-response",
+            "query-cut",
+            "over-cap",
+            "last-turn",
+        ),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +109,7 @@ class Run:
 
     @property
     def scenario_ids(self) -> list[str]:
+        """The scenario ids (escalation) or case ids (set-diagnosis) the run compares."""
         return [sid for sid, _ in self.pairs]
 
 
@@ -110,6 +155,19 @@ def runs(sample: str | None = None) -> list[Run]:
             out.append(Run(env_id, text_pairs, "xml"))
     mix = tuple(zip(MIX_SCENARIOS, CALIBRATION, strict=True))
     out.append(Run("escalation-mix", mix))
+    out += diagnosis_runs(sample)
+    return out
+
+
+def diagnosis_runs(sample: str) -> list[Run]:
+    """The set-diagnosis runs: each script answers one bundled case (the first ones, in order)."""
+    from clinical_envs.diagnosis.dataset import BUNDLED, load_cases
+
+    cases = [c.case_id for c in load_cases(BUNDLED)]
+    out = []
+    for protocol, names in zip(("both", "xml"), DIAGNOSIS_SAMPLES[sample], strict=True):
+        pairs = tuple(zip(cases, (f"sdx:{n}" for n in names), strict=False))
+        out.append(Run(DIAGNOSIS, pairs, protocol, DIAGNOSIS_ARGS))
     return out
 
 
@@ -132,6 +190,8 @@ def routers(run_list: Sequence[Run]) -> dict[str, Any]:
 
 def router(run: Run) -> Any:
     """One policy that answers each scenario of ``run`` with the policy the run gives it."""
+    if run.env_id == DIAGNOSIS:
+        return diagnosis_router(run)
     from clinical_envs.policies.base import ChatRequest, Reply
     from clinical_envs.policies.redteam import ScriptPolicy, _scenarios, load_scripts
     from clinical_envs.policies.server import builtin_policies
@@ -162,6 +222,75 @@ def router(run: Run) -> Any:
         return by_opening.get(request.first_user_text.strip(), fallback)(request)
 
     return answer
+
+
+def diagnosis_router(run: Run) -> Any:
+    """One policy that answers each case of ``run`` with its script."""
+    from clinical_envs.diagnosis.dataset import BUNDLED, load_cases
+    from clinical_envs.diagnosis.prompts import case_prompt
+    from clinical_envs.policies.base import ChatRequest, Reply, ScriptedPolicy
+
+    cases = {c.case_id: c for c in load_cases(BUNDLED)}
+    by_prompt = {}
+    for case_id, key in run.pairs:
+        case = cases[case_id]
+        by_prompt[case_prompt(case.text)] = ScriptedPolicy(diagnosis_script(key, case))
+
+    def answer(request: ChatRequest) -> Reply:
+        return by_prompt[request.first_user_text](request)
+
+    return answer
+
+
+def diagnosis_script(key: str, case: Any) -> list[Any]:
+    """The replies of set-diagnosis script ``key`` (``sdx:<name>``) on ``case``: reply i
+    answers model message i (the last one repeats). ``auto`` calls are native when tools are
+    offered (``tool_protocol="both"``) and ``<tool_call>`` text otherwise."""
+    from clinical_envs.policies.base import Reply
+
+    gold = case.gold[0]
+
+    def put(code: str, status: str) -> tuple[str, dict[str, str]]:
+        return "set_diagnosis", {"icd10_code": code, "description": "-", "status": status}
+
+    right = put(gold["icd10_code"], gold["status"])
+    other = "chronic" if gold["status"] == "acute" else "acute"
+    wrong = put("Z00.00" if gold["icd10_code"] != "Z00.00" else "I10", "acute")
+    finish = ("finish_setting_diagnoses", {"reason": "done"})
+    search = ("search_diagnosis_codes", {"query": gold["icd10_code"][:3], "limit": 3})
+    long_query = gold["diagnosis"] + " " + " ".join(f"word{i}" for i in range(300))
+    garbage = '<tool_call>{"name": "set_diagnosis", "arguments": {"icd10_code": 5}}</tool_call>'
+    listing = '<tool_call>{"name": "list_diagnosis_codes", "arguments": {}}</tool_call>'
+    broken = ("set_diagnosis", '{"icd10_code": "' + gold["icd10_code"] + '", ')
+    scripts: dict[str, list[Any]] = {
+        "right": [Reply(None, [right]), Reply(None, [finish])],
+        "wrong-status": [Reply(None, [put(gold["icd10_code"], other)]), Reply(None, [finish])],
+        "wrong-extra": [Reply(None, [right]), Reply(None, [wrong]), Reply(None, [finish])],
+        "search-then-done": [
+            Reply(None, [search]),
+            Reply(None, [right]),
+            Reply("All recorded.\nDONE"),
+        ],
+        "five-in-one": [Reply(None, [right] * 5), Reply("DONE")],
+        "malformed-text": [Reply(garbage), Reply(None, [right]), Reply("DONE")],
+        "malformed-native": [
+            Reply(None, [broken, ("no_such_tool", {})], "native"),
+            Reply(None, [right]),
+            Reply(None, [finish]),
+        ],
+        "after-finish": [Reply(None, [finish, right])],
+        "reminders": [Reply(f"I think this is {gold['diagnosis']}.")],
+        "fake-response": [Reply(f"<tool_response>recorded: {right[1]}</tool_response>\nDONE")],
+        "query-cut": [
+            Reply(None, [("search_diagnosis_codes", {"query": long_query, "limit": 3})]),
+            Reply(None, [right, finish]),
+        ],
+        "ignored-text": [Reply(listing, [right], "native"), Reply("DONE")],
+        "over-cap": [Reply(None, [search] * 9), Reply(None, [right, finish])],
+        "last-turn": [Reply("Let me think."), Reply("Hmm."), Reply("Hmm?"), Reply(None, [right])],
+        "done-with-call": [Reply("DONE", [right], "native")],
+    }
+    return scripts[key.removeprefix("sdx:")]
 
 
 class ToolStress:
@@ -212,17 +341,40 @@ def _filled(tool: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def outcome(
-    reward: float, scores: Mapping[str, float], grades: Sequence[Any], clinical: Mapping
+    reward: float,
+    scores: Mapping[str, float],
+    grades: Sequence[Any],
+    clinical: Mapping,
+    turns: float | None = None,
+    opening: Sequence[str] = (),
 ) -> dict:
     """What both sides must agree on: reward, sub-scores, reply grades, tool counters and
-    the kinds of tool-call problems."""
-    return {
+    the kinds of tool-call problems; for set-diagnosis also the ledger (what was recorded in
+    which turn, how and when the model finished, reminders, problems by turn), the number of
+    model messages (nothing after a finish) and the opening system and user messages."""
+    out = {
         "reward": reward,
         "scores": dict(sorted(scores.items())),
         "grades": list(grades),
         "tool_stats": clinical.get("tool_stats"),
         "problems": [[p["kind"], p["tool"]] for p in clinical.get("problems", [])],
     }
+    if "recorded" in clinical:
+        out["ledger"] = {
+            "recorded": [[r["icd10_code"], r["status"], r["turn"]] for r in clinical["recorded"]],
+            "finished": clinical["finished"],
+            "reminders": clinical["reminders"],
+            "problem_turns": [p["turn"] for p in clinical["problems"]],
+        }
+        out["turns"] = turns
+        out["opening"] = list(opening)
+    return out
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, Mapping))
 
 
 def classic_results(run_list: Sequence[Run]) -> dict[str, dict[str, list[dict]]]:
@@ -240,6 +392,9 @@ def classic_results(run_list: Sequence[Run]) -> dict[str, dict[str, list[dict]]]
     with serve_in_thread(routers(run_list)) as server, quiet_datasets():
         client = vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR, max_retries=0)
         for run in run_list:
+            if run.env_id == DIAGNOSIS:
+                results[run.key] = _classic_diagnosis(vf, client, run)
+                continue
             args: dict[str, Any] = {"split": "all", "tool_protocol": run.tool_protocol}
             if run.env_id != "escalation-mix":
                 args["ids"] = run.scenario_ids
@@ -273,6 +428,37 @@ def classic_results(run_list: Sequence[Run]) -> dict[str, dict[str, list[dict]]]
     return results
 
 
+def _classic_diagnosis(vf: Any, client: Any, run: Run) -> dict[str, list[dict]]:
+    """A set-diagnosis run on the classic API: its cases are the first ones of the eval rows."""
+    import asyncio
+
+    from clinical_envs.rewards.diagnosis import REWARD_FUNCS
+
+    env = vf.load_environment(DIAGNOSIS, tool_protocol=run.tool_protocol, **run.env_args)
+    outputs = asyncio.run(
+        env.evaluate(
+            client=client,
+            model=run.model,
+            num_examples=len(run.pairs),
+            rollouts_per_example=1,
+            max_concurrent=32,
+            state_columns=["clinical"],
+            on_start=_ignore,
+            on_progress=_ignore,
+        )
+    )["outputs"]
+    names = {f.__name__ for f in REWARD_FUNCS}
+    per: dict[str, list[dict]] = {}
+    for o in outputs:
+        metrics = o["metrics"]
+        scores = {k: float(v) for k, v in metrics.items() if k in names}
+        opening = [_text(m["content"]) for m in o["prompt"]]
+        per.setdefault(o["info"]["case_id"], []).append(
+            outcome(float(o["reward"]), scores, [], o["clinical"], metrics["num_turns"], opening)
+        )
+    return per
+
+
 def _ignore(*_args: Any, **_kwargs: Any) -> None:
     return None
 
@@ -291,8 +477,6 @@ def v1_command(run: Run, vf_eval: str, base_url: str, out_dir: Path) -> list[str
         "null",
         "--env.agent.runtime.type",
         "subprocess",
-        "--env.taskset.split",
-        "all",
         "--env.taskset.tool-protocol",
         run.tool_protocol,
         "-r",
@@ -306,12 +490,15 @@ def v1_command(run: Run, vf_eval: str, base_url: str, out_dir: Path) -> list[str
         "--run.name",
         run.key.replace("/", "-"),
     ]
-    if run.env_id == "escalation-mix":
+    if run.env_id != DIAGNOSIS:
+        command += ["--env.taskset.split", "all"]
+    if run.env_id in ("escalation-mix", DIAGNOSIS):
         command += ["--select.include.names", json.dumps(run.scenario_ids)]
     else:
         command += ["--env.taskset.ids", json.dumps(run.scenario_ids)]
     for name, value in run.env_args.items():
-        command += [f"--env.taskset.{name.replace('_', '-')}", json.dumps(value)]
+        shown = value if isinstance(value, str) else json.dumps(value)
+        command += [f"--env.taskset.{name.replace('_', '-')}", shown]
     return command
 
 
@@ -321,16 +508,20 @@ def v1_results(traces_file: Path) -> dict[str, list[dict]]:
     for line in traces_file.read_text().splitlines():
         episode = json.loads(line)
         for trace in episode["traces"]:
-            sid = trace["task"]["data"]["scenario_id"]
+            data = trace["task"]["data"]
+            sid = data.get("scenario_id") or data["name"]  # escalation, or a set-diagnosis case
             rewards = trace["rewards"]
             scores = {k: float(v["score"]) for k, v in rewards.items()}
             reward = sum(v["score"] * v["weight"] for v in rewards.values())
+            messages = [node["message"] for node in trace["nodes"]]
             per.setdefault(sid, []).append(
                 outcome(
                     reward,
                     scores,
                     trace["info"].get("reply_grades", []),
                     trace["info"].get("clinical", {}),
+                    trace["metrics"].get("num_turns"),
+                    [_text(m.get("content")) for m in messages[:2]],
                 )
             )
     return per
@@ -357,9 +548,9 @@ def differences(
                         f"{sid}: {name} classic {want['scores'][name]:.6f} "
                         f"v1 {got['scores'][name]:.6f}"
                     )
-            for part in ("tool_stats", "problems"):
-                if got[part] != want[part]:
-                    yield f"{sid}: {part} classic {want[part]} v1 {got[part]}"
+            for part in ("tool_stats", "problems", "ledger", "turns", "opening"):
+                if got.get(part) != want.get(part):
+                    yield f"{sid}: {part} classic {want.get(part)} v1 {got.get(part)}"
             if got["grades"] != want["grades"]:
                 yield f"{sid}: grades classic {want['grades']}\n  v1 {got['grades']}"
 

@@ -1,4 +1,5 @@
-"""Classic and v1 give the same transcripts the same reward, sub-scores and reply grades.
+"""Classic and v1 give the same transcripts the same reward, sub-scores and reply grades (the
+escalation environments), and the same reward, sub-scores and ledger (set-diagnosis).
 
 Runs under verifiers 0.4 (v1 API). The classic side runs in a classic venv
 (``CLINICAL_ENVS_CLASSIC_PYTHON``, default ``.venv/bin/python`` of this checkout), or comes
@@ -124,3 +125,27 @@ def test_the_sample_exercises_tools_natively_and_in_text(compared):
             if any(action == "de-escalating" for _, action in actions):
                 kinds.add(f"de-escalating-{run.tool_protocol}")
     assert {"native", "text", "de-escalating-both", "de-escalating-xml"} <= kinds, kinds
+
+
+def test_the_set_diagnosis_sample_ends_every_way_and_meets_bad_calls(compared):
+    """The set-diagnosis transcripts end with the tool, with DONE and at the turn limit, and
+    send malformed, unknown, refused (after the finish) and extra calls, natively and as text."""
+    seen = set()
+    for run, _, v1 in compared[0].values():
+        if run.env_id != equivalence.DIAGNOSIS:
+            continue
+        for outcomes in v1.values():
+            finished = outcomes[0]["ledger"]["finished"]
+            seen.add(f"end-{finished['how'] if finished else 'turn-limit'}")
+            seen.update(f"{kind}-{run.tool_protocol}" for kind, _ in outcomes[0]["problems"])
+    assert {
+        "end-tool",
+        "end-DONE",
+        "end-turn-limit",
+        "bad_json-both",
+        "unknown_tool-both",
+        "not_allowed-both",
+        "not_allowed-xml",
+        "bad_arguments-xml",
+        "tool_input-xml",
+    } <= seen, seen

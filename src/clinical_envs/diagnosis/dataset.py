@@ -51,6 +51,10 @@ class Case:
     def info(self) -> dict[str, Any]:
         return {"case_id": self.case_id, "gold": list(self.gold), **self.extra}
 
+    def answer(self) -> str:
+        """The gold diagnoses as one line, e.g. ``E05.01 (acute)`` (for reading, not scoring)."""
+        return "; ".join(f"{g['icd10_code']} ({g['status']})" for g in self.gold)
+
 
 def bundled_path() -> Path:
     return Path(str(resources.files("clinical_envs") / "data" / "set_diagnosis_cases.jsonl"))

@@ -36,6 +36,7 @@ from clinical_envs.tooluse import (
     text_responses,
     tool_format_prompt,
     tool_prompt,
+    with_tool_prompt,
 )
 from clinical_envs.tooluse import record_problem as _record_problem
 
@@ -100,8 +101,9 @@ class DualProtocolEnv(vf.MultiTurnEnv):
             rubric.parser = parser
             rubric.class_objects["parser"] = parser
         # The text format is documented in the system prompt whenever text calls are offered.
-        parts = (kwargs.pop("system_prompt", None), self.tool_prompt())
-        system_prompt = "\n\n".join(p for p in parts if p) or None
+        system_prompt = with_tool_prompt(
+            kwargs.pop("system_prompt", None), tool_protocol, self.specs
+        )
         super().__init__(tool_defs=tool_defs, parser=parser, system_prompt=system_prompt, **kwargs)
 
     def tool_prompt(self, specs: Mapping[str, ToolSpec] | None = None) -> str:
@@ -140,6 +142,11 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         """Why ``call`` must not run now (a message for the model), or None to run it."""
         return None
 
+    def tool_state(self, state: vf.State) -> Any:
+        """What a tool taking a ``state`` keyword receives: the rollout's state, unless a
+        subclass's tools are written against something narrower (and verifiers-free)."""
+        return state
+
     # --- internals ---------------------------------------------------------------------------
 
     def _count(self, parsed: ParsedTurn, state: vf.State) -> None:
@@ -153,7 +160,7 @@ class DualProtocolEnv(vf.MultiTurnEnv):
                 len(state["trajectory"]),
                 self.specs_for(state),
                 lambda call: self.call_allowed(call, state),
-                state,
+                self.tool_state(state),
             )
         except ToolFailure as e:  # a bug in a tool, not the model's fault: end the rollout
             raise vf.ToolCallError(str(e)) from e.__cause__

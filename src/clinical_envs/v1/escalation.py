@@ -83,6 +83,7 @@ from clinical_envs.tooluse import (
     text_responses,
     tool_prompt,
 )
+from clinical_envs.v1.stops import SequenceLimit
 from clinical_envs.v1.tools import EscalationToolset, row_specs
 
 Side = Literal["train", "eval"]
@@ -156,7 +157,7 @@ class EscalationTaskConfig(vf.TaskConfig, RolloutSettings):
     tools: vf.ToolsetConfig = vf.ToolsetConfig()
 
 
-class EscalationTask(vf.Task[EscalationData, vf.State, EscalationTaskConfig]):
+class EscalationTask(SequenceLimit, vf.Task[EscalationData, vf.State, EscalationTaskConfig]):
     """Scores, the tool gate and the turn cap of one row (rewards: see the subclasses)."""
 
     DEFAULT_WEIGHTS: ClassVar[dict[str, float]] = {}
@@ -243,15 +244,6 @@ class EscalationTask(vf.Task[EscalationData, vf.State, EscalationTaskConfig]):
     async def turn_limit(self, trace: vf.Trace) -> bool:
         """The classic environment's ``max_turns``: every reply with all its tool rounds."""
         return trace.num_turns >= self.data.max_model_turns
-
-    @vf.stop
-    async def sequence_limit(self, trace: vf.Trace) -> bool:
-        """``max_seq_len``: stop once the last model call's prompt and reply fill it."""
-        limit = self.config.max_seq_len
-        usage = trace.calls[-1].usage if trace.calls else None
-        if limit is None or usage is None:
-            return False
-        return usage.prompt_tokens + usage.completion_tokens >= limit
 
     @vf.metric
     async def replies_graded(self, trace: vf.Trace) -> float:

@@ -20,8 +20,7 @@ Started by verifiers as ``python -m clinical_envs.v1.tools`` in the rollout's ru
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import verifiers.v1 as vf
@@ -33,12 +32,11 @@ from clinical_envs.dialogue import (
     scenario_specs,
 )
 from clinical_envs.dialogue import scenario_from_wire as _scenario
-from clinical_envs.toolcalls import ToolInputError, ToolSpec, tool_spec
+from clinical_envs.toolcalls import ToolSpec, tool_spec
+from clinical_envs.v1.toolspecs import register_specs
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
-
-_PY_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool}
 
 
 class EscalationToolset(vf.Toolset[vf.ToolsetConfig]):
@@ -61,15 +59,7 @@ class EscalationToolset(vf.Toolset[vf.ToolsetConfig]):
                 "EscalationToolset has no task: it serves one rollout and must be started "
                 "by verifiers with the rollout's /task channel"
             )
-        for spec in self.specs.values():
-            mcp.add_tool(mcp_function(spec), name=spec.name, description=spec.description)
-            # Advertise the row's schema exactly as the classic environment does (the
-            # function's signature only drives argument binding). MCPServer has no public
-            # setter; without its tool manager the signature's own schema is offered.
-            manager = getattr(mcp, "_tool_manager", None)
-            tool = manager.get_tool(spec.name) if manager is not None else None
-            if tool is not None:
-                tool.parameters = spec.parameters
+        register_specs(mcp, self.specs.values())
 
 
 def row_specs(scenario_data: Mapping[str, Any]) -> dict[str, ToolSpec]:
@@ -88,37 +78,6 @@ def row_specs(scenario_data: Mapping[str, Any]) -> dict[str, ToolSpec]:
         shared.name: shared,
         nearby.name: ToolSpec(nearby.name, nearby.description, nearby.parameters, bound),
     }
-
-
-def mcp_function(spec: ToolSpec) -> Callable[..., str]:
-    """``spec`` as a function MCP can register: keyword arguments typed from its JSON schema;
-    a :class:`ToolInputError` becomes ``error: ...`` text, as the classic environment words it."""
-    props: Mapping[str, Any] = spec.parameters.get("properties", {})
-    required = set(spec.parameters.get("required", []))
-    params = []
-    for name, prop in props.items():
-        kind = _PY_TYPES.get(prop.get("type", "string"), str)
-        optional = name not in required
-        params.append(
-            inspect.Parameter(
-                name,
-                inspect.Parameter.KEYWORD_ONLY,
-                annotation=kind | None if optional else kind,
-                default=None if optional else inspect.Parameter.empty,
-            )
-        )
-
-    def run(**arguments: Any) -> str:
-        given = {k: v for k, v in arguments.items() if v is not None or k in required}
-        try:
-            return str(spec.func(**given))
-        except ToolInputError as e:
-            return f"error: {e}"
-
-    run.__name__ = spec.name
-    run.__doc__ = spec.description
-    run.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
-    return run
 
 
 if __name__ == "__main__":
