@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol
 
 import verifiers.v1 as vf
-from pydantic import BaseModel, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
 from clinical_envs.diagnosis.dataset import HUB_DEFAULT, Case, load_cases, split_cases
 from clinical_envs.diagnosis.prompts import REMINDER, SYSTEM_PROMPT, case_prompt
@@ -40,7 +40,6 @@ from clinical_envs.diagnosis.tools import (
 )
 from clinical_envs.rewards.diagnosis import DEFAULT_WEIGHTS, REWARD_FUNCS, resolve_weights
 from clinical_envs.toolcalls import (
-    DEFAULT_MAX_CALLS,
     CallProblem,
     ParsedTurn,
     ToolCall,
@@ -58,6 +57,7 @@ from clinical_envs.tooluse import (
     with_tool_prompt,
 )
 from clinical_envs.v1.diagnosis_tools import SetDiagnosisToolset
+from clinical_envs.v1.settings import ToolLoopSettings
 from clinical_envs.v1.stops import SequenceLimit
 
 Side = Literal["train", "eval"]
@@ -84,18 +84,11 @@ class SetDiagnosisData(vf.TaskData):
     answer: str
 
 
-class DiagnosisSettings(BaseModel):
-    """The run-time knobs a taskset passes to every task (``--env.taskset.<field>``), named and
-    defaulted as the classic ``load_environment`` arguments."""
+class DiagnosisSettings(ToolLoopSettings):
+    """The shared knobs, and the turn limit of a set-diagnosis rollout."""
 
-    tool_protocol: str = "both"
-    """"both" (native tools offered, text format documented), "xml" (text) or "native"."""
-    max_calls_per_turn: int = DEFAULT_MAX_CALLS
-    """Tool calls handled per model message; the rest get an error."""
     max_turns: int = DEFAULT_MAX_TURNS
     """Model messages before the rollout is cut off."""
-    max_seq_len: int | None = None
-    """Token budget of a rollout (prime-rl's ``seq_len``)."""
 
 
 class SetDiagnosisTaskConfig(vf.TaskConfig, DiagnosisSettings):

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import verifiers.v1 as vf
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from clinical_envs.dialogue import (
     DEFAULT_MAX_TOOL_ROUNDS,
@@ -62,7 +62,6 @@ from clinical_envs.rewards.corpora import corpus_rubric
 from clinical_envs.rewards.escalation import mean_escalation_level
 from clinical_envs.scenarios import Scenario
 from clinical_envs.toolcalls import (
-    DEFAULT_MAX_CALLS,
     CallProblem,
     ToolCall,
     ToolSpec,
@@ -83,6 +82,7 @@ from clinical_envs.tooluse import (
     text_responses,
     tool_prompt,
 )
+from clinical_envs.v1.settings import ToolLoopSettings
 from clinical_envs.v1.stops import SequenceLimit
 from clinical_envs.v1.tools import EscalationToolset, row_specs
 
@@ -122,14 +122,10 @@ class EscalationData(vf.TaskData):
         )
 
 
-class RolloutSettings(BaseModel):
-    """The run-time knobs a taskset passes to every task (``--env.taskset.<field>``), named and
-    defaulted as the classic ``load_environment`` arguments."""
+class RolloutSettings(ToolLoopSettings):
+    """The shared knobs, the tool rounds of a turn, and the grader."""
 
-    tool_protocol: str = "both"
     max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS
-    max_calls_per_turn: int = DEFAULT_MAX_CALLS
-    max_seq_len: int | None = None
     grader: str = "rules"
     judge_model: str | None = None
     judge_base_url: str | None = None
