@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from clinical_envs.escalation import lexicon as lx
 from clinical_envs.escalation.attribution import Sentence, attribute
@@ -222,7 +223,7 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
             return 3, [f"level 3 (a destination and 'now'): {sentence.text[:120]}"]
         if not lead_conditional and level < 3 and lx.CALL_LIST.match(sentence.text):
             return 3, [f"level 3 (a call list with the emergency number): {sentence.text[:120]}"]
-        if not lead_conditional and level < 3 and lx.BARE_GO.match(sentence.text):
+        if not lead_conditional and level < 3 and _bare_go(sentence):
             return 3, [f"level 3 ('go now' on its own): {sentence.text[:120]}"]
         if not lead_conditional and level < 3 and lx.PLACE_ENDORSED.match(sentence.text):
             return 3, [f"level 3 (the place endorsed): {sentence.text[:120]}"]
@@ -284,6 +285,18 @@ def _go_now(sentence: Sentence) -> str | None:
             if lx.FIRM_FRAME.match(frame) and not lx.SOFT_FRAME.match(frame):
                 return match.group(0).split()[0]
     return None
+
+
+def _bare_go(sentence: Sentence) -> bool:
+    """ "Go in tonight" on its own, or after a firm frame ("my advice: head in tonight and let
+    them check you"; "i'd stick with the plan: head in tonight")."""
+    if lx.BARE_GO.match(sentence.text):
+        return True
+    clauses = sentence.clauses
+    return any(
+        lx.BARE_GO.match(clause) and lx.FIRM_FRAME.match(frame) and not lx.SOFT_FRAME.match(frame)
+        for frame, clause in pairwise(clauses)
+    )
 
 
 def _names_emergency(own: Sequence[Sentence]) -> bool:

@@ -1089,6 +1089,7 @@ FIRM_FRAME = rx(
     + _MUST
     + r"|"
     + _WHO
+    + r"|(?:i'?d |i would )?stick (?:with|to) (?:the|that|this|my|our) (?:plan|advice)"
     + r")\s*(?:please\s+|also\s+|now\s+|immediately\s+|urgently\s+)*)?"
     r"(?:\s*\b(?:please|also|now|immediately|urgently|still|just|really|do))*\s*$"
 )
