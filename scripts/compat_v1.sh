@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The v1 API check: in a verifiers 0.4 venv, the v1 tests (tests/v1: the adapters, and the
-# cross-API equivalence against the classic venv) and real vf-eval runs of escalation-emergency
-# and set-diagnosis-tool-call with the null harness and the subprocess runtime against the
-# loopback policy server. Offline apart from the installs: the null harness's chat program (a uv
-# script) is installed by uv from a local wheel directory (UV_NO_INDEX, UV_FIND_LINKS).
+# cross-API equivalence against the classic venv; tests/test_configs.py: the prime-rl main
+# configs' taskset fields against the Taskset config classes, and their rows) and real vf-eval
+# runs of escalation-emergency and set-diagnosis-tool-call with the null harness and the
+# subprocess runtime against the loopback policy server. Offline apart from the installs: the
+# null harness's chat program (a uv script) is installed by uv from a local wheel directory
+# (UV_NO_INDEX, UV_FIND_LINKS).
 #   bash scripts/compat_v1.sh                       # everything
 #   V1_TESTS=0 bash scripts/compat_v1.sh            # the vf-eval runs only
 #   CLINICAL_ENVS_V1_SAMPLE=full bash scripts/compat_v1.sh   # a larger equivalence sample
@@ -75,7 +77,8 @@ export UV_CACHE_DIR="${UV_CACHE_DIR:-$COMPAT_DIR/v1-uv-cache}"
 FAILED=0
 if [ "${V1_TESTS:-1}" != 0 ]; then
   echo "== v1 tests"
-  "$VENV/bin/python" -m pytest -q -rs -p no:cacheprovider tests/v1 tests/test_compat.py "$@" \
+  "$VENV/bin/python" -m pytest -q -rs -p no:cacheprovider tests/v1 tests/test_compat.py \
+    tests/test_configs.py "$@" \
     || FAILED=1
 fi
 
