@@ -57,6 +57,7 @@ from clinical_envs.tooluse import (
     with_tool_prompt,
 )
 from clinical_envs.v1.diagnosis_tools import SetDiagnosisToolset
+from clinical_envs.v1.gate import call_origin
 from clinical_envs.v1.settings import ToolLoopSettings
 from clinical_envs.v1.stops import SequenceLimit
 
@@ -106,22 +107,14 @@ class SetDiagnosisTask(SequenceLimit, vf.Task[SetDiagnosisData, vf.State, SetDia
         a committed message, in order, with an empty result, and the text put in its place is
         what the model gets (the harness runs nothing)."""
         messages = request.messages
-        if not messages or not isinstance(messages[-1], vf.ToolMessage):
+        origin = call_origin(messages)
+        if origin is None:
             return None
         probe = messages[-1]
         if message_text(probe.content) != "":
             return None  # a result already given, not a pre-execution probe
-        k = len(messages) - 2
-        while k >= 0 and isinstance(messages[k], vf.ToolMessage):
-            k -= 1
-        issuer = messages[k] if k >= 0 else None
-        if not isinstance(issuer, vf.AssistantMessage) or not issuer.tool_calls:
-            return None
-        ids = [c.id for c in issuer.tool_calls]
-        if probe.tool_call_id not in ids:
-            return None
-        turn = sum(isinstance(m, vf.AssistantMessage) for m in messages[: k + 1])
-        text = await self.answer_native(issuer, ids.index(probe.tool_call_id), turn, trace)
+        turn = sum(isinstance(m, vf.AssistantMessage) for m in messages[: origin.index + 1])
+        text = await self.answer_native(origin.issuer, origin.position, turn, trace)
         answered = probe.model_copy(update={"content": text})
         return request.model_copy(update={"messages": [*messages[:-1], answered]})
 

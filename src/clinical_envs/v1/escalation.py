@@ -82,6 +82,7 @@ from clinical_envs.tooluse import (
     text_responses,
     tool_prompt,
 )
+from clinical_envs.v1.gate import call_origin
 from clinical_envs.v1.settings import ToolLoopSettings
 from clinical_envs.v1.stops import SequenceLimit
 from clinical_envs.v1.tools import EscalationToolset, row_specs
@@ -185,20 +186,11 @@ class EscalationTask(SequenceLimit, vf.Task[EscalationData, vf.State, Escalation
         past the turn's tool rounds with the classic ``error: ...`` text, so it never runs;
         after the calls ran, add the classic note about ignored text blocks."""
         messages = request.messages
-        if not messages or not isinstance(messages[-1], vf.ToolMessage):
+        origin = call_origin(messages)
+        if origin is None:
             return None
-        result = messages[-1]
-        k = len(messages) - 2
-        while k >= 0 and isinstance(messages[k], vf.ToolMessage):
-            k -= 1
-        issuer = messages[k] if k >= 0 else None
-        if not isinstance(issuer, vf.AssistantMessage) or not issuer.tool_calls:
-            return None
-        ids = [c.id for c in issuer.tool_calls]
-        if result.tool_call_id not in ids:
-            return None
-        position = ids.index(result.tool_call_id)
-        parsed = parse_turn(issuer, self.specs(), self.config.max_calls_per_turn)
+        result, position, k = messages[-1], origin.position, origin.index
+        parsed = parse_turn(origin.issuer, self.specs(), self.config.max_calls_per_turn)
         if position >= len(parsed.items):
             return None
         content = message_text(result.content)
