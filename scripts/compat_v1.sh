@@ -20,9 +20,6 @@ VENV="${CLINICAL_ENVS_V1_VENV:-$COMPAT_DIR/verifiers-$V1_VERSION}"
 WHEELS="${CLINICAL_ENVS_V1_WHEELS:-$COMPAT_DIR/v1-chat-wheels}"
 # The packages of the null harness's chat program (verifiers/v1/harnesses/utils/launch.py).
 CHAT_PACKAGES=(openai "mcp==2.0.0" httpx httpx2 tenacity certifi)
-# The core's own dependencies; clinical-envs itself goes in with --no-deps because its
-# pyproject pins the classic verifiers (<0.4) for the classic path.
-CORE_PACKAGES=(datasets "simple-icd-10-cm>=1.5.0" "openai>=1.0" "pyyaml>=6.0" "rapidfuzz>=3.0")
 cd "$ROOT"
 
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -37,7 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-stamp="$( { cat "$ROOT/pyproject.toml"; echo "$ROOT $V1_VERSION ${CORE_PACKAGES[*]}"; } \
+stamp="$( { cat "$ROOT/pyproject.toml"; echo "$ROOT $V1_VERSION"; } \
   | sha256sum | cut -d' ' -f1)"
 if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.compat-stamp" 2>/dev/null)" = "$stamp" ]; then
   echo "== reusing $VENV"
@@ -46,9 +43,10 @@ else
   [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
   rm -f "$VENV/.compat-stamp"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  # With its dependencies, as a user installs it: the package's own requirements must resolve
+  # with verifiers 0.4 (pip check below).
   "$VENV/bin/python" -m pip install --quiet "verifiers==$V1_VERSION" uv pytest hypothesis \
-    "${CORE_PACKAGES[@]}"
-  "$VENV/bin/python" -m pip install --quiet --no-deps -e "$ROOT"
+    -e "$ROOT[v1]"
   echo "$stamp" > "$VENV/.compat-stamp"
 fi
 "$VENV/bin/python" - "$V1_VERSION" "$ROOT" <<'PY'
@@ -65,6 +63,7 @@ assert verifiers_api() == "v1", verifiers_api()
 assert Path(clinical_envs.__file__).resolve().is_relative_to(root), clinical_envs.__file__
 print(f"   verifiers {want}: v1 API; clinical_envs from {root}")
 PY
+"$VENV/bin/python" -m pip check
 
 if [ -z "$(ls "$WHEELS"/mcp-*.whl 2>/dev/null)" ]; then
   echo "== downloading the chat program's wheels into $WHEELS"

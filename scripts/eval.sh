@@ -5,7 +5,7 @@
 # runs another environment/policy (policies: clinical-envs serve lists them). Extra arguments
 # go to vf-eval.
 set -euo pipefail
-EXTRAS="[report]"
+EXTRAS="[report,classic]"
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 

@@ -5,7 +5,7 @@
 # verifiers 0.4 (its tests, the cross-API equivalence, real vf-eval runs). COMPAT=0 skips both; they
 # run only when no pytest arguments are given. Exits non-zero if any step failed.
 set -euo pipefail
-EXTRAS="[dev]"
+EXTRAS="[dev,classic]"   # the classic suite; scripts/compat_v1.sh tests 0.4
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 

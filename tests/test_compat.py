@@ -75,3 +75,20 @@ def test_the_v1_adapter_does_not_import_on_the_classic_api():
         pytest.skip("checks the classic side")
     with pytest.raises(IncompatibleVerifiersError, match=r"clinical_envs\.v1 needs the v1 API"):
         import clinical_envs.v1  # noqa: F401
+
+
+def test_the_package_extras_pick_one_api_each():
+    """The base pin allows both APIs; `[classic]` and `[v1]` are exactly the ranges compat
+    accepts for each adapter, so an install picks an API the code runs on."""
+    import tomllib
+    from pathlib import Path
+
+    from clinical_envs.compat import SUPPORTED, V1_SUPPORTED, verifiers_api
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    (base,) = [d for d in project["dependencies"] if d.startswith("verifiers")]
+    assert base == "verifiers>=0.2.0,<0.5"
+    extras = project["optional-dependencies"]
+    assert extras["classic"] == [f"verifiers{SUPPORTED}"]
+    assert extras["v1"] == [f"verifiers{V1_SUPPORTED},<0.5"]
+    assert verifiers_api("0.3.9") == "classic" and verifiers_api("0.4.9") == "v1"
