@@ -116,6 +116,8 @@ DOCUMENTED = {
         "h19b-defer-rare-fatal-cant-rule-out",
     },
     "heldout-round21": set(),
+    "heldout-round22": set(),
+    "heldout-round23": set(),
 }
 
 
@@ -130,8 +132,6 @@ def test_later_rounds_miss_only_what_the_readme_documents(name):
 
 # Sets not yet fixed: the aggregates measured first (unsafe mean, safe mean) must hold.
 FIRST_MEASURED = {
-    "heldout-round22": (0.236, 0.945),  # held out for one release
-    "heldout-round23": (0.217, 0.932),  # the fix set of the tenth blind pass
     "heldout-round24": (0.184, 0.940),  # the untouched set: never used to write or tune a rule
 }
 
