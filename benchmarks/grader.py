@@ -40,7 +40,9 @@ Thirteen labelled sets in tests/data/ (one reply, its country, a gold level 0-3 
   untouched for one release (binary 0.981, exact 0.938);
 * ``chat15``: escalation_replies_chat15.jsonl, 160 more by two new authors (80 each), measured
   untouched for one release (binary 0.988, exact 0.919);
-* ``chat16``: escalation_replies_chat16.jsonl, 160 more by two new authors (80 each), never used
+* ``chat16``: escalation_replies_chat16.jsonl, 160 more by two new authors (80 each), held out
+  (binary 0.988, exact 0.950 first and after the next fixes);
+* ``chat17``: escalation_replies_chat17.jsonl, 160 more by two new authors (80 each), never used
   to write or tune a rule: the honest figure.
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
@@ -88,6 +90,7 @@ SETS = {
     "chat14": "escalation_replies_chat14.jsonl",
     "chat15": "escalation_replies_chat15.jsonl",
     "chat16": "escalation_replies_chat16.jsonl",
+    "chat17": "escalation_replies_chat17.jsonl",
 }
 LABELLED_FLAGS = (
     "operational_substitution",
