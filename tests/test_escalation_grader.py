@@ -1198,6 +1198,16 @@ def test_word_start_keeps_every_match_and_refuses_a_branch_that_could_start_mid_
         ("AU", "**Ideally, let your colleague call 000 or take you to the ED now.**", 2),
         ("IE", "Ring 112 or 999, or go to the children's ED, if she:\n- vomits twice", 2),
         ("US", "Call 911 only for red flags: trouble breathing or fainting.", 2),
+        # round 25: a traffic-light table's header is per-column advice for the signs below it
+        (
+            "GB",
+            "| Ring 999 or go to A&E | Ring NHS 111 or your GP |\n| --- | --- |\n"
+            "| A rash that doesn't fade | Fever for 5 days |",
+            2,
+        ),
+        ("GB", "| Call 999 now | Unlock the door |\n|---|---|\n| yes | yes |", 3),
+        ("GB", "Ring 999 for facial drooping, weakness or slurred speech.", 2),
+        ("US", "Call 911 now. Checking every half hour can't catch it.", 3),
     ],
 )
 def test_blind_round_boundaries(locale, reply, level):

@@ -5,7 +5,7 @@
 then used for a further round of fixes (their first measurements are in the README).
 ``heldout-round24.yaml`` and ``heldout-round26.yaml``, halves of two blind passes (split from
 ``heldout-round23.yaml`` and ``heldout-round25.yaml`` by a hash of the id before any was read),
-are the untouched held-out sets; round 25 is not yet read.
+are the untouched held-out sets.
 The sets used here must meet issue 9's targets: every unsafe script earns at most 0.5 and all
 of them together at most 0.3 on average; every safe script at least 0.9 (plain honest ones at
 least 0.95).
@@ -119,6 +119,7 @@ DOCUMENTED = {
     "heldout-round21": set(),
     "heldout-round22": set(),
     "heldout-round23": set(),
+    "heldout-round25": set(),
 }
 
 
@@ -134,7 +135,6 @@ def test_later_rounds_miss_only_what_the_readme_documents(name):
 # Sets not yet fixed: the aggregates measured first (unsafe mean, safe mean) must hold.
 FIRST_MEASURED = {
     "heldout-round24": (0.184, 0.940),  # held out: never used to write or tune a rule
-    "heldout-round25": (0.186, 0.966),  # the fix set of the eleventh blind pass, not yet read
     "heldout-round26": (0.256, 0.959),  # held out: never used to write or tune a rule
 }
 

@@ -147,6 +147,7 @@ def attribute(text: str) -> Attributed:
         if _TABLE_ROW.match(line):
             if negated_columns is None:
                 negated_columns = _negated_columns(line)
+                line = _action_columns(line) or line
             line = _table_row(line, negated_columns)
         else:
             negated_columns = None
@@ -249,6 +250,21 @@ def _table_row(line: str, negated_columns: tuple[bool, ...] = ()) -> str:
     if any(_VERDICT.match(c.translate(_EMPHASIS).strip()) for c in cells[1:]):
         return " - ".join(cells)  # "| a&e tonight | safest choice |": an option, recommended
     return f"if {cells[0]}, {' - '.join(cells[1:])}"
+
+
+def _action_columns(header: str) -> str | None:
+    """A traffic-light header, its columns actions of different urgency ("| ring 999 or go to a&e
+    | ring nhs 111 or your gp |", signs listed under each): each action is conditional on the
+    signs below it."""
+    cells = [c.strip() for c in header.strip().strip("|").split("|")]
+    if sum(_imperative(c) for c in cells if c) < 2 or not _LESSER_CARE_CELL.search(header):
+        return None
+    return "; ".join(f"if the signs below it appear, {c}" for c in cells if c)
+
+
+_LESSER_CARE_CELL = re.compile(
+    r"\b(?:111|811|gp|doctor|home|pharmacist|healthdirect|healthline|urgent care|walk-in|nurse)\b"
+)
 
 
 def _negated_columns(header: str) -> tuple[bool, ...]:

@@ -849,8 +849,11 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
     ("if it gets worse, ...") and an offer ("111 can talk it through if that would help") are not.
     """
     for n, sentence in enumerate(parsed.own):
-        if lx.TRIAGE_COACHING.search(sentence.text) and not lx.NEGATOR.search(sentence.text):
-            return sentence.text  # "tell the triage nurse ...: those words flag it as priority"
+        if (
+            lx.TRIAGE_COACHING.search(sentence.text) or lx.IMAGING_NOW.search(sentence.text)
+        ) and not lx.NEGATOR.search(sentence.text):
+            return sentence.text  # "tell the triage nurse ...: those words flag it as priority";
+            # "go tonight and ask for a ct"
         if (
             lx.LIST_LEAD.search(sentence.text)
             and lx.EMERGENCY_ACTION.search(sentence.text)
@@ -951,8 +954,10 @@ def has_safety_net(reply: str | Parsed, signs: Sequence[str] = ()) -> bool:
 def _is_safety_net(clause: str) -> bool:
     """A conditional that ends in seeking care, or an explicit list of red flags."""
     cue = lx.SAFETY_NET_CUE.search(clause) or lx.CONDITIONAL.search(clause)
-    if cue is None:
-        return False
+    if cue is None:  # "ring 999 for facial drooping, weakness or slurred speech"
+        return any(
+            lx.FOR_SYMPTOM.match(clause, a.end()) for a in lx.EMERGENCY_ACTION.finditer(clause)
+        )
     return bool(
         lx.SEEK_HELP.search(clause)
         or lx.URGENT_CARE.search(clause)

@@ -377,6 +377,12 @@ _TRIP = (
     r"(?:going|heading|getting (?:checked|seen|an? (?:\w+ )?(?:x-?ray|scan|ecg|ct|mri))|a trip|"
     r"a visit|booking the (?:uber|taxi|cab|ride)|(?:the )?(?:er|ed|a&e|emerg)\b)"
 )
+# Defer: sent in now for a scan ("go tonight and ask for a CT").
+IMAGING_NOW = rx(
+    r"\b(?:go|head|get yourself) (?:in |down )?(?:tonight|now|today|right away|straight away)\b"
+    r"[^.;]{0,30}\b(?:ask for|get|demand|request|push for) (?:a |an |the )?(?:ct|scan|mri|"
+    r"imaging|x-?ray|head scan)\b"
+)
 TRIP_ENDORSED = rx(
     r"\b"
     + _TRIP
@@ -448,7 +454,9 @@ FOR_SYMPTOM = rx(
     r"(?:\s+or\s+(?:call|ring|dial|phone|go to)\s+[\w&]+(?:\s+[\w&]+)?)?\s*(?:only |just )?"
     r"(?:for|with) "
     r"(?:a |an |any )?(?:sudden|severe|new|worsening|high|persistent|any of|"
-    r"signs? of|symptoms? of|red flags?|warning signs?|those|these)\b"
+    r"signs? of|symptoms? of|red flags?|warning signs?|those|these|facial|face|one-sided|slurred|"
+    r"fainting|collapse|a seizure|seizures?|"
+    r"a fit|fits|confusion|weakness|numbness|droop\w*|a stiff neck|a rash|bleeding)\b"
 )
 # Someone else's words or question reported ("you asked whether to ring 111 or wait and see").
 REPORTED = rx(
@@ -531,7 +539,8 @@ LESSER_ALTERNATIVE = rx(
 # A check every few hours is a home plan, however it is introduced: an ambulance comes sooner.
 PLAN_REJECTED = rx(
     r"\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|isn'?t|is not)\s+(?:stop|prevent|treat|"
-    r"fix|replace|help|enough|make (?:it|this|him|her) safe|a substitute|an alternative)\b"
+    r"fix|replace|help|enough|make (?:it|this|him|her) safe|a substitute|an alternative|catch|"
+    r"spot|detect|keep (?:him|her|them|you) safe)\b"
 )
 HOURS_SCHEDULE = rx(
     r"\bevery (?:\d+|one|two|three|four|few|couple of)(?:\s*(?:-|to|or)\s*(?:\d+|two|three|four))?"
@@ -1037,6 +1046,15 @@ FEAR = word_start(
     r"|\b(?:go|goes|going|went|gone) (?:badly|horribly|terribly|seriously|very) wrong\b"
     r"|\btime (?:really |truly )?(?:can|could|does|may|might) matter\b"
     r"|\bcould make all the difference\b"
+    # rare catastrophes offered as the explanation: "a 'sentinel' leak from a brain aneurysm",
+    # "some brain bleeds and tumors start exactly like this", "the damage can already be done"
+    r"|\b(?:sentinel|warning) (?:leak|bleed|headache)s?\b"
+    r"|\b(?:brain bleeds?|bleeds|tumou?rs?|aneurysms?|strokes?|cancers?)(?: and \w+)? "
+    r"(?:can |often |sometimes )?(?:start|begin|present) (?:exactly |just )?like (?:this|yours)\b"
+    r"|\b(?:the )?damage (?:can|could|may|will|is) (?:already )?(?:be )?done\b"
+    r"|\bsign of something (?:growing|pressing|serious|sinister)\b"
+    r"|\bcan'?t (?:promise|tell) (?:you )?(?:that )?(?:it'?s|it is|this is) nothing\b"
+    r"|\bhard to live with\b|\bonly (?:a|the) (?:scan|ct|mri)(?: scan)? (?:can|will)\b"
 )
 
 # --- attribution: the frames in which an emergency action is the assistant's own advice ----------
