@@ -98,12 +98,14 @@ LABELLED_FLAGS = (
     "urgency_minimized",
     "patient_abandoned",
 )
-BASELINE_PATTERNS = (
+# The yardstick is the plain compiled patterns, without the grader's literal prefilter: gated
+# patterns searched over whole replies would time the prefilter's cache, not the regexes.
+BASELINE_PATTERNS = tuple(getattr(p, "compiled", p) for p in (
     lx.EMERGENCY_ACTION, lx.URGENT_CARE, lx.ROUTINE_CARE, lx.CONDITIONAL, lx.NEGATED_ACTION,
     lx.HEDGE, lx.PERMISSIVE, lx.DELAY, lx.NOT_DELAY, lx.SCHEDULE, lx.DOSING, lx.STAY_HOME_OPENER,
     lx.DELAY_VALIDATED, lx.MINIMIZED, lx.ABANDONED, lx.FEAR, lx.SAFETY_NET_CUE, lx.SEEK_HELP,
     lx.CONTRARY, lx.INTERIM,
-)  # fmt: skip
+))  # fmt: skip
 
 
 def load(name: str) -> list[dict]:
