@@ -50,17 +50,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(port: int, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"the policy server did not listen on 127.0.0.1:{port} in {seconds:.0f} s")
-
-
 def classic_command(venv: Path, env_id: str, url: str, n: int, r: int, out: Path) -> list[str]:
     spec = ENVIRONMENTS[env_id]
     command = [str(venv / "bin" / "vf-eval"), env_id, "-m", spec["policy"], "-b", url]
@@ -206,7 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     report: dict[str, Any] = {"rows": args.rows, "cores": os.cpu_count(), "envs": {}}
     try:
-        wait_for(port)
+        python = str(args.classic_venv / "bin" / "python")
+        waited = subprocess.run(
+            [python, str(ROOT / "scripts" / "_wait_for_server.py"), str(port), "60"]
+        )
+        if waited.returncode:
+            raise SystemExit(waited.returncode)
         url = f"http://127.0.0.1:{port}/v1"
         with tempfile.TemporaryDirectory(prefix="v1-overhead-") as name:
             tmp = Path(name)
