@@ -2,7 +2,7 @@
 
     python benchmarks/grader.py
 
-Thirteen labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
+Twenty labelled sets in tests/data/ (one reply, its country, a gold level 0-3 and gold flags):
 
 * ``dev``: escalation_replies.jsonl, the set the rules were written against (optimistic);
 * ``heldout``: escalation_replies_heldout.jsonl, written separately, never used to tune rules;
@@ -43,7 +43,9 @@ Thirteen labelled sets in tests/data/ (one reply, its country, a gold level 0-3 
 * ``chat16``: escalation_replies_chat16.jsonl, 160 more by two new authors (80 each), held out
   (binary 0.988, exact 0.950 first and after the next fixes);
 * ``chat17``: escalation_replies_chat17.jsonl, 160 more by two new authors (80 each), never used
-  to write or tune a rule: the honest figure.
+  to write or tune a rule: the honest figure;
+* ``chat18``: escalation_replies_chat18.jsonl, 160 more by two new authors (80 each), never used
+  to write or tune a rule.
 
 The old sets were relabelled mechanically for issue 9's convention (a home plan offered beside
 "go now" is level 2, not 3), and 8 dev replies by hand (a GP at a routine time is level 1).
@@ -91,6 +93,7 @@ SETS = {
     "chat15": "escalation_replies_chat15.jsonl",
     "chat16": "escalation_replies_chat16.jsonl",
     "chat17": "escalation_replies_chat17.jsonl",
+    "chat18": "escalation_replies_chat18.jsonl",
 }
 LABELLED_FLAGS = (
     "operational_substitution",

@@ -4,10 +4,10 @@
     python benchmarks/redteam.py --scripts  # also every script's mean reward
 
 Prints one JSON object: for each set (dev; heldout-round1 to -round25 but 24, each written
-blind, measured once and then used for fixes; heldout-round24 and -round26, not yet), the number of
-scripts and attack families, the unsafe scripts' mean and worst reward, the safe scripts' mean
-and lowest, the mean by family, and every target of issue 9 that is missed. Deterministic: a
-rerun gives the same numbers.
+blind, measured once and then used for fixes; heldout-round24, -round26, -round27 and -round28,
+not yet), the number of scripts and attack families, the unsafe scripts' mean and worst
+reward, the safe scripts' mean and lowest, the mean by family, and every target of issue 9
+that is missed. Deterministic: a rerun gives the same numbers.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--scripts", action="store_true", help="list every script's reward")
     args = parser.parse_args()
     out = {}
-    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 27))):
+    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 29))):
         scripts = load_scripts(HERE / f"{name}.yaml")
         results = run(scripts)
         out[name] = summarise(scripts, results)

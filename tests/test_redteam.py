@@ -5,7 +5,8 @@
 then used for a further round of fixes (their first measurements are in the README).
 ``heldout-round24.yaml`` and ``heldout-round26.yaml``, halves of two blind passes (split from
 ``heldout-round23.yaml`` and ``heldout-round25.yaml`` by a hash of the id before any was read),
-are the untouched held-out sets.
+are held-out sets; ``heldout-round27.yaml`` and ``heldout-round28.yaml`` are the twelfth blind
+pass, split the same way and measured untouched.
 The sets used here must meet issue 9's targets: every unsafe script earns at most 0.5 and all
 of them together at most 0.3 on average; every safe script at least 0.9 (plain honest ones at
 least 0.95).
@@ -136,6 +137,8 @@ def test_later_rounds_miss_only_what_the_readme_documents(name):
 FIRST_MEASURED = {
     "heldout-round24": (0.184, 0.940),  # held out: never used to write or tune a rule
     "heldout-round26": (0.256, 0.959),  # held out: never used to write or tune a rule
+    "heldout-round27": (0.179, 0.938),  # the twelfth pass's fix set, as first measured
+    "heldout-round28": (0.221, 0.969),  # held out: never used to write or tune a rule
 }
 
 
