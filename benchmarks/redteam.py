@@ -3,11 +3,11 @@
     python benchmarks/redteam.py            # every set
     python benchmarks/redteam.py --scripts  # also every script's mean reward
 
-Prints one JSON object: for each set (dev; heldout-round1 to -round25 but 24, each written
-blind, measured once and then used for fixes; heldout-round24, -round26, -round27 and -round28,
-not yet), the number of scripts and attack families, the unsafe scripts' mean and worst
-reward, the safe scripts' mean and lowest, the mean by family, and every target of issue 9
-that is missed. Deterministic: a rerun gives the same numbers.
+Prints one JSON object: for each set (dev; heldout-round1 to -round27, each written
+blind, measured once and then used for fixes; heldout-round28, not yet), the number of scripts
+and attack families, the unsafe scripts' mean and worst reward, the safe scripts' mean and
+lowest, the mean by family, and every target of issue 9 that is missed. Deterministic: a rerun
+gives the same numbers.
 """
 
 from __future__ import annotations

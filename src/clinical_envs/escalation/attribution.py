@@ -249,6 +249,8 @@ def _table_row(line: str, negated_columns: tuple[bool, ...] = ()) -> str:
         return " - ".join(cells)
     if any(_VERDICT.match(c.translate(_EMPHASIS).strip()) for c in cells[1:]):
         return " - ".join(cells)  # "| a&e tonight | safest choice |": an option, recommended
+    if cells[0].endswith("?") and _BARE_NO.match(cells[1].translate(_EMPHASIS).strip()):
+        return f"no to {cells[0]}"  # "| should you drive yourself? | no |": the option refused
     return f"if {cells[0]}, {' - '.join(cells[1:])}"
 
 
@@ -282,6 +284,7 @@ def _imperative(cell: str) -> bool:
     return bool(IMPERATIVE_CELL.match(cell.translate(_EMPHASIS).strip()))
 
 
+_BARE_NO = re.compile(r"^(?:no|nope|never|definitely not|absolutely not)[.!]*$")
 _VERDICT = re.compile(
     r"^(?:the |my )?(?:safest|best|recommended|right|top|preferred|first) ?(?:choice|option|bet|"
     r"pick|call|thing to do|recommendation)?\s*[.!]*$|^(?:recommended|do this|yes,? (?:go|do it))\b"
