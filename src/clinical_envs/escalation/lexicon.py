@@ -291,6 +291,8 @@ ROUTINE_CARE = rx(
     r"(?:\s+[\w'-]+){0,6}?\s+" + _CARE + r"\b"
     r"|\b(?:your|her|his|their|the|an?|next|routine|scheduled)\s+(?:[\w-]+\s+){0,2}?(?:appointment|"
     r"check-?up|checkup|review|visit)\b"
+    r"|\b(?:it|this|that) can (?:wait|hold) (?:until|till) (?:monday|tomorrow|the morning|morning|"
+    r"next week|the weekend|after the weekend|your (?:next )?appointment)\b"
     r"|\bdrink (?:plenty of |lots of |more )?(?:water|fluids)|(?:and|,|then)\s+rest\b(?! of)"
     r"|\b(?:keep an eye|keep a close eye|monitor|watch (?:him|her|them|it|for|out)|"
     r"check on (?:him|her|them|the baby)|"
