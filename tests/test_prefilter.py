@@ -130,3 +130,25 @@ def test_branch_gating_keeps_leftmost_first_order(words):
     text = "".join(words)
     assert isinstance(pattern, BranchGatedPattern)
     assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+@given(
+    st.lists(st.sampled_from([*WORDS, " ", ", ", ". "]), max_size=30),
+    st.integers(min_value=0, max_value=40),
+)
+def test_branch_gating_answers_every_method_as_the_alternation_does(words, pos):
+    source = r"call 911|go to the er|wait(?: at)? home|not now|call|er\b|tonight|(?<=the )er"
+    branches = top_level_branches(source)
+    plain = re.compile("(?:" + "|".join(branches) + ")")
+    pattern = gated(plain, "(?:", branches)
+    text = "".join(words)
+    span = lambda m: m and (m.span(), m.group(0))  # noqa: E731
+    assert span(pattern.search(text, pos)) == span(plain.search(text, pos))
+    assert span(pattern.match(text, pos)) == span(plain.match(text, pos))
+    assert span(pattern.fullmatch(text, pos)) == span(plain.fullmatch(text, pos))
+    assert pattern.findall(text, pos) == plain.findall(text, pos)
+    assert pattern.sub("<\\g<0>>", text) == plain.sub("<\\g<0>>", text)
+    assert pattern.sub(lambda m: m.group(0).upper(), text, 2) == plain.sub(
+        lambda m: m.group(0).upper(), text, 2
+    )
+    assert pattern.split(text, 3) == plain.split(text, 3)

@@ -9,9 +9,9 @@ strings are read from the pattern's own parse tree when it is compiled, so they 
 the pattern; a pattern with a branch that needs no fixed string is never skipped.
 
 A long alternation is gated branch by branch: only the branches whose strings occur in the text
-are run, as one pattern compiled for that set of branches and kept. Dropping a branch that
-cannot match anywhere in the text changes no result (branches keep their order, and the pattern
-has no groups to renumber).
+are run, each compiled on its own, and the earliest match wins (the first branch on a tie), as
+in the alternation. Dropping a branch that cannot match anywhere in the text changes no result
+(the pattern has no groups to renumber and no empty matches).
 """
 
 from __future__ import annotations
@@ -71,11 +71,16 @@ Pattern = GatedPattern | re.Pattern[str]
 
 
 class BranchGatedPattern(GatedPattern):
-    """An alternation that runs only the branches whose required strings are in the text."""
+    """An alternation that runs only the branches whose required strings are in the text.
 
-    __slots__ = ("_always", "_by_mask", "_strings", "branches", "head")
+    Each branch is compiled on its own (once, on first use) and the present ones are searched
+    one by one; the alternation's leftmost-first result is the earliest match, the lower branch
+    winning a tie. Compiling the subset of present branches as one pattern instead costs about
+    2 ms per new subset, and every fresh reply brings new subsets: that compilation, not the
+    search, was most of the grading time on unseen replies.
+    """
 
-    MAX_KEPT = 256  # compiled subsets kept per pattern; texts open only a few branches each
+    __slots__ = ("_always", "_singles", "_strings", "branches", "head")
 
     def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
         needs = [required_strings(_parser.parse(b)) for b in branches]
@@ -88,49 +93,92 @@ class BranchGatedPattern(GatedPattern):
             for string in n or ():
                 masks[string] = masks.get(string, 0) | 1 << i
         self._strings = sorted(masks.items(), key=lambda kv: len(kv[0]))
-        self._by_mask: dict[int, re.Pattern[str] | None] = {}
+        self._singles: list[re.Pattern[str] | None] = [None] * len(branches)
 
-    def _subset(self, text: str) -> re.Pattern[str] | None:
+    def _present(self, text: str) -> list[re.Pattern[str]]:
+        """The compiled branches that may match in ``text``, in branch order."""
         mask = self._always
         for string, bits in self._strings:
             if string in text:
                 mask |= bits
-        kept = self._by_mask.get(mask, False)
-        if kept is False:
-            chosen = [b for i, b in enumerate(self.branches) if mask >> i & 1]
-            kept = re.compile(self.head + "|".join(chosen) + ")") if chosen else None
-            if len(self._by_mask) >= self.MAX_KEPT:
-                self._by_mask.clear()
-            self._by_mask[mask] = kept
-        return kept
+        present = []
+        while mask:
+            low = mask & -mask
+            i = low.bit_length() - 1
+            mask ^= low
+            single = self._singles[i]
+            if single is None:
+                single = self._singles[i] = re.compile(self.head + self.branches[i] + ")")
+            present.append(single)
+        return present
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
-        sub = self._subset(text)
-        return None if sub is None else sub.search(text, *span)
+        return _earliest(self._present(text), text, *span)
 
     def match(self, text: str, *span: int) -> re.Match[str] | None:
-        sub = self._subset(text)
-        return None if sub is None else sub.match(text, *span)
+        for single in self._present(text):
+            found = single.match(text, *span)
+            if found is not None:
+                return found
+        return None
 
     def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
-        sub = self._subset(text)
-        return None if sub is None else sub.fullmatch(text, *span)
+        for single in self._present(text):
+            found = single.fullmatch(text, *span)
+            if found is not None:
+                return found
+        return None
 
     def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
-        sub = self._subset(text)
-        return iter(()) if sub is None else sub.finditer(text, *span)
+        present = self._present(text)
+        if len(present) <= 1:
+            return present[0].finditer(text, *span) if present else iter(())
+        return _scan(present, text, *span)
 
     def findall(self, text: str, *span: int) -> list[Any]:
-        sub = self._subset(text)
-        return [] if sub is None else sub.findall(text, *span)
+        return [m.group(0) for m in self.finditer(text, *span)]
 
     def sub(self, repl: Any, text: str, count: int = 0) -> str:
-        sub = self._subset(text)
-        return text if sub is None else sub.sub(repl, text, count)
+        parts, last = [], 0
+        for n, found in enumerate(self.finditer(text)):
+            if count and n >= count:
+                break
+            parts += [
+                text[last : found.start()],
+                repl(found) if callable(repl) else found.expand(repl),
+            ]
+            last = found.end()
+        return "".join(parts) + text[last:] if parts else text
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        sub = self._subset(text)
-        return [text] if sub is None else sub.split(text, maxsplit)
+        pieces, last = [], 0
+        for n, found in enumerate(self.finditer(text)):
+            if maxsplit and n >= maxsplit:
+                break
+            pieces.append(text[last : found.start()])
+            last = found.end()
+        return [*pieces, text[last:]]
+
+
+def _earliest(present: list[re.Pattern[str]], text: str, *span: int) -> re.Match[str] | None:
+    best = None
+    for single in present:
+        found = single.search(text, *span)
+        if found is not None and (best is None or found.start() < best.start()):
+            best = found
+    return best
+
+
+def _scan(present: list[re.Pattern[str]], text: str, *span: int) -> Iterator[re.Match[str]]:
+    """``finditer`` over several branches: the earliest match, then on from its end."""
+    pos = span[0] if span else 0
+    end = min(span[1], len(text)) if len(span) > 1 else len(text)
+    while pos <= end:
+        found = _earliest(present, text, pos, end)
+        if found is None:
+            return
+        yield found
+        pos = found.end()
 
 
 MIN_BRANCHES = 8  # below this, one gate for the whole pattern costs less than choosing branches
@@ -144,7 +192,12 @@ def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None 
     """
     if compiled.flags & (re.IGNORECASE | re.VERBOSE):
         return compiled  # case-folded or verbose patterns: a substring test would not be exact
-    if branches is not None and len(branches) >= MIN_BRANCHES and not compiled.groups:
+    if (
+        branches is not None
+        and len(branches) >= MIN_BRANCHES
+        and not compiled.groups
+        and _parser.parse(compiled.pattern).getwidth()[0] > 0
+    ):  # no empty matches: the branch-by-branch scan need not copy re's rules for them
         return BranchGatedPattern(compiled, head, branches)
     required = required_strings(_parser.parse(compiled.pattern, compiled.flags))
     return compiled if required is None else GatedPattern(compiled, required)
