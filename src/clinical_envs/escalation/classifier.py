@@ -305,7 +305,7 @@ def _bare_go(sentence: Sentence, own: Sequence[Sentence]) -> bool:
     first = _RATHER_THAN.sub("", clauses[0].split(",")[0]) if clauses else ""
     if (
         clauses
-        and (lx.BARE_GO.match(clauses[0]) or (lx.BARE_GO.match(first) and _GO_WHEN.search(first)))
+        and (lx.BARE_GO.match(clauses[0]) or _go_now_lead(first))
         and _names_emergency(own)
         and not any(lx.URGENT_CARE.search(s.text) for s in own)
     ):
@@ -318,6 +318,11 @@ def _bare_go(sentence: Sentence, own: Sequence[Sentence]) -> bool:
 
 _RATHER_THAN = re.compile(r"\s+(?:rather than|instead of)\b.*$")
 _GO_WHEN = re.compile(r"\b(?:now|tonight|right away|straight away|immediately)$")
+
+
+def _go_now_lead(part: str) -> bool:
+    """ "Take her in now" / "head in tonight": a bare go with its time, leading a sentence."""
+    return bool(lx.BARE_GO.match(part) and _GO_WHEN.search(part))
 
 
 def _names_emergency(own: Sequence[Sentence]) -> bool:
@@ -926,7 +931,7 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
         ):
             return sentence.text  # "far better to have her checked tonight than regret it"
         lead = sentence.clauses[0] if sentence.clauses else ""
-        if not sentence.conditional and lx.BARE_GO.match(lead) and _GO_WHEN.search(lead):
+        if not sentence.conditional and _go_now_lead(lead):
             return sentence.text  # "head in now; a doctor watching her tonight is safest"
         if (
             lx.LIST_LEAD.search(sentence.text)
