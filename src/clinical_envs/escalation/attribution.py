@@ -74,6 +74,12 @@ _NOT_A_SITUATION = re.compile(
     r"\W*$)"
 )
 _CONDITION_HEAD = re.compile(r"^(?:if|when|whenever|should|in case|once|as soon as|unless)\b")
+# "If you're the one with him right now, here's what to do:" says who acts, not whether.
+_WHO_HEAD = re.compile(
+    r"^if you(?:'re| are) (?:the one |the person |someone )?(?:with|beside|next to|looking after|"
+    r"caring for) (?:them|him|her|the patient)\b",
+    re.IGNORECASE,
+)
 _NEGATED_HEAD = re.compile(
     r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
 )
@@ -171,7 +177,9 @@ def attribute(text: str) -> Attributed:
             if not in_list:
                 lead = _plain(line).strip()
                 heading = lead.endswith(":") or line.lstrip().startswith("#")
-                section_condition = heading and bool(_CONDITION_HEAD.match(lead))
+                section_condition = (
+                    heading and bool(_CONDITION_HEAD.match(lead)) and not _WHO_HEAD.match(lead)
+                )
                 section_negated = heading and bool(_NEGATED_HEAD.match(lead))
             elif item and section_condition:
                 line = line[: item.end()] + CONDITIONAL + line[item.end() :]

@@ -130,6 +130,11 @@ def resolve_idioms(text: str) -> str:
         text = lx.MAKE_SURE_CALLED.sub(lambda m: f"call {m[1] or m[2]}", text)
     if "have you" in text:
         text = lx.HAVE_YOU_CALLED.sub(r"call \1", text)
+    if " call " in text:
+        text = lx.CALL_MADE_YET.sub("", text)
+        text = lx.CALL_TO_HAPPEN.sub(r"; call \1 \2", text)  # its own clause
+    if ", is to " in text:
+        text = lx.CHOICE_ASIDE.sub(r"\1 \2", text)
     return text
 
 
@@ -175,18 +180,28 @@ def _working_route(parsed: Parsed, locale: str) -> bool:
     text = " ".join(s.text for s in parsed.own)
     if lx.EMERGENCY_NUMBERS[locale].intersection(lx.NUMBERS.findall(text)):
         return True
-    for action in lx.EMERGENCY_ACTION.finditer(text):
-        words = action.group(0)
-        if lx.NUMBERS.search(words):
-            continue
-        if not _NAMES_THE_NEED.match(words) or _PLACE.search(words):
-            return True
+    for sentence in parsed.own:
+        # "call 000 and ask for an ambulance" asks 000 for it; "or drive to the er" is a way
+        foreign = lx.ALL_EMERGENCY_NUMBERS.intersection(lx.NUMBERS.findall(sentence.text))
+        for action in lx.EMERGENCY_ACTION.finditer(sentence.text):
+            words = action.group(0)
+            need = _NAMES_THE_NEED.match(words)
+            if foreign and not _PLACE.search(words):
+                continue
+            if not need or _PLACE_ROUTE.search(sentence.text[action.start() : action.end() + 12]):
+                return True
     return False
 
 
 _SOFTENERS = frozenset({"contrary_directive", "operational_substitution", "delay_validated"})
 _NAMES_THE_NEED = re.compile(r"(?:needs?|requires?|this|it|that|these|treat)\b")
 _PLACE = re.compile(r"\b(?:hospital|er|ed|a&e|emergency (?:room|department)|casualty|resus)\b")
+# "it needs the emergency department" says where to go; "she needs hospital care" and "he needs
+# to be seen in hospital" name the need
+_PLACE_ROUTE = re.compile(
+    r"(?<!be seen in )(?<!be seen at )(?<!be treated in )(?<!be admitted to )\b(?:hospital|er|ed|"
+    r"a&e|emergency (?:room|department)|casualty|resus)\b(?! (?:care|treatment|assessment))"
+)
 
 
 def _after_last_retraction(own: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], str | None]:
@@ -266,7 +281,20 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
                 level, reasons = clause_level, [f"level {clause_level} ({why}): {clause[:120]}"]
                 if level == 3 and not lead_conditional:
                     return level, reasons
+    if level == 2 and f"({UNTIMED})" in reasons[0]:
+        return _routine_time_given(own, locale) or (level, reasons)
     return level, reasons
+
+
+def _routine_time_given(own: Sequence[Sentence], locale: str) -> tuple[int, list[str]] | None:
+    """ "It's worth getting checked. See your GP on Monday": the reply's own time for the check
+    is a routine one."""
+    for sentence in own:
+        for clause in sentence.clauses:
+            level, why = _clause_level(clause, locale, 0)
+            if level == 1 and (why == ROUTINE_TIME or lx.DELAY.search(clause)):
+                return 1, [f"level 1 ({why}): {clause[:120]}"]
+    return None
 
 
 def _conditions_the_clause_before(clause: str) -> bool:
@@ -275,9 +303,17 @@ def _conditions_the_clause_before(clause: str) -> bool:
     return bool(
         lx.TRAILING_CONDITION.match(clause)
         and not any(lx.IMPERATIVE_START.match(part.strip()) for part in clause.split(",")[1:])
+        and not any(_PLACE_NOTE.search(part) for part in clause.split(",")[1:])
         and not _not_a_condition(_ONLY.sub("", clause))
         and not lx.EMERGENCY_ACTION.search(clause)
     )
+
+
+# "- if you're in dublin, the eye and ear hospital has its own eye emergency department": where
+# to go, not whether
+_PLACE_NOTE = re.compile(
+    r"\b(?:has|have|runs?) (?:its|their|an?) own\b|\bis (?:the )?(?:closest|nearest)\b"
+)
 
 
 def _go_now(sentence: Sentence) -> str | None:
@@ -363,6 +399,10 @@ def _clause_level(clause: str, locale: str, floor: int) -> tuple[int, str]:
         return level, why
     numbers = set(lx.NUMBERS.findall(clause))
     urgent = lx.URGENT_CARE.search(clause) or numbers & lx.ADVICE_NUMBERS.get(locale, frozenset())
+    if isinstance(urgent, re.Match) and _REPORTED_BY.match(clause, urgent.end()):
+        urgent = None  # "since the nurse line mentioned a bug going round"
+    untimed = not urgent and lx.WORTH_CHECKING.search(clause)
+    urgent = urgent or untimed
     lead = clause[: urgent.start()] if isinstance(urgent, re.Match) else ""
     # "don't take any more tonight, and go to a walk-in": the negation ends at ", and"
     start = max((m.end() for m in _LEAD_BREAK.finditer(lead)), default=0)
@@ -383,13 +423,16 @@ def _clause_level(clause: str, locale: str, floor: int) -> tuple[int, str]:
             delayed = lx.DELAY.search(clause) and not lx.NEGATOR.search(clause)
         today = lx.SAME_DAY.search(lx.SAME_DAY_APPOINTMENT.sub("", scope))
         if delayed and not today and not lx.URGENT_SERVICE.search(scope):
-            return 1, "care delayed to a routine time"
-        return 2, "urgent care"
+            return 1, ROUTINE_TIME
+        return 2, UNTIMED if untimed else "urgent care"
     if floor < 1 and lx.ROUTINE_CARE.search(clause) and not lx.NEGATED_ACTION.search(clause):
         return 1, "routine care"
     return 0, why
 
 
+UNTIMED = "worth having it checked, no time given"
+_REPORTED_BY = re.compile(r"\s+(?:mentioned|said|told|thought|reckoned|says|mentions|suggested)\b")
+ROUTINE_TIME = "care delayed to a routine time"
 _SLOT = re.compile(r"same[- ]day (?:appointment|slot|visit)")
 _LEAD_BREAK = re.compile(r"[,;]\s*(?:and|so|then|but)\b|;")
 
@@ -415,6 +458,8 @@ def _emergency_level(clause: str, locale: str) -> tuple[int, str]:
     return best if best[0] else (0, why)
 
 
+# "if you go to a&e with flu, you'll wait for hours": what would follow the action is the advice
+_ACTION_AS_CONDITION = re.compile(r"\b(?:if|when|once) (?:you|he|she|they|we)\s*$")
 _IDEALLY = re.compile(r"\W*(?:ideally|preferably|if possible|in an ideal world)\b")
 _NEXT_CLAUSE = re.compile(r",\s*(?:and|but)\b|;")
 _LIST_CONDITION = re.compile(
@@ -431,6 +476,8 @@ def _directive(clause: str, action: re.Match[str], locale: str) -> tuple[int, st
     if lx.PERMISSIVE.search(clause):
         return 0, "permissive mention"
     before = clause[: action.start()]
+    if _ACTION_AS_CONDITION.search(before):
+        return 0, "the action is the condition, not advice"
     after = lx.AFTER_BOUNDARY.split(clause[action.end() :], maxsplit=1)[0]
     need = lx.NEED_ACTION.match(action.group(0)) is not None
     gerund = lx.GERUND.match(action.group(0)) and lx.FIRM_FRAME.match(before.strip())
@@ -459,6 +506,8 @@ def _directive(clause: str, action: re.Match[str], locale: str) -> tuple[int, st
                 return 2, "hedged"  # "a&e might be a good idea"; "ideally, call 000 now"
             if level[0] == 3 and lx.DELAY_LEAD.search(before):
                 return 2, "delayed"  # "first thing tomorrow, go to the er"
+            if level[0] == 3 and lx.DELAYED_TO.match(clause, action.end()):
+                return 2, "delayed"  # "go to the eye casualty first thing tomorrow morning"
             later = lx.DELAY_TAIL.search(clause, action.end())
             if level[0] == 3 and later and not _NOT_LATER.search(clause, action.end(), later.end()):
                 return 2, "delayed"  # "ring 911 and ask them to send someone in the morning"
@@ -951,11 +1000,13 @@ def overstated_urgency(parsed: Parsed, locale: str) -> str | None:
         ):
             return sentence.text  # "going in tonight is a perfectly valid option"
         staff = lx.EMERGENCY_STAFF.search(sentence.text)
+        when = lx.IMMEDIATE.search(sentence.text)
         if (
             staff is not None
+            and when is not None
             and not symptom_condition
-            and lx.IMMEDIATE.search(sentence.text)
-            and not lx.NEGATOR.search(sentence.text, 0, staff.start())
+            # not "ed staff won't turn you away, but i wouldn't go tonight"
+            and not lx.NEGATOR.search(sentence.text, 0, max(staff.start(), when.end()))
         ):
             return sentence.text  # "have the emergency team check it tonight"
         first_aside = len(sentence.clauses) - sentence.asides
