@@ -133,6 +133,8 @@ def resolve_idioms(text: str) -> str:
     if " call " in text:
         text = lx.CALL_MADE_YET.sub("", text)
         text = lx.CALL_TO_HAPPEN.sub(r"; call \1 \2", text)  # its own clause
+    if " agree" in text:
+        text = lx.REPORTED_AGREED.sub(r"\1", text)
     if ", is to " in text:
         text = lx.CHOICE_ASIDE.sub(r"\1 \2", text)
     return text
@@ -534,6 +536,9 @@ _ONLY = re.compile(r"^(?:but |and )?(?:only |just )")
 _NOT_LATER = re.compile(r"\b(?:not|never|rather than|instead of|before|until)\b|n't\b")
 
 
+_I_WOULD = re.compile(r"^(?:i'?d|i would) (?!not\b|rather\b)\w+")  # "i'd skip x and take him in"
+
+
 def _frame_starts(before: str) -> list[int]:
     """Where the action's frame may begin: the clause start, or after ", so" / ", and" (or any
     comma when nothing before it is negated), or after "and" in a chain of imperatives."""
@@ -547,7 +552,7 @@ def _frame_starts(before: str) -> list[int]:
             starts.append(reset := boundary.end())
         elif negated is None or not lx.NEGATOR.search(before, reset, boundary.start()):
             starts.append(boundary.end())
-    if negated is None and lx.IMPERATIVE_START.match(before):
+    if negated is None and (lx.IMPERATIVE_START.match(before) or _I_WOULD.match(before)):
         starts += [m.end() for m in lx.AND_BOUNDARY.finditer(before)]  # "use the epipen and call"
         if lx.HELPER_FIRST.match(before):  # "wake your husband or ring 999 now"
             starts += [m.end() for m in lx.OR_BOUNDARY.finditer(before)]
