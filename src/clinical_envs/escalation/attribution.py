@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from clinical_envs.escalation import lexicon as lx
+
 _FENCE = re.compile(
     r"^[ \t]*(```|~~~)[^\n]*\n(.*?)(?:^[ \t]*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE
 )
@@ -74,12 +76,6 @@ _NOT_A_SITUATION = re.compile(
     r"\W*$)"
 )
 _CONDITION_HEAD = re.compile(r"^(?:if|when|whenever|should|in case|once|as soon as|unless)\b")
-# "If you're the one with him right now, here's what to do:" says who acts, not whether.
-_WHO_HEAD = re.compile(
-    r"^if you(?:'re| are) (?:the one |the person |someone )?(?:with|beside|next to|looking after|"
-    r"caring for) (?:them|him|her|the patient)\b",
-    re.IGNORECASE,
-)
 _NEGATED_HEAD = re.compile(
     r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
 )
@@ -178,7 +174,9 @@ def attribute(text: str) -> Attributed:
                 lead = _plain(line).strip()
                 heading = lead.endswith(":") or line.lstrip().startswith("#")
                 section_condition = (
-                    heading and bool(_CONDITION_HEAD.match(lead)) and not _WHO_HEAD.match(lead)
+                    heading
+                    and bool(_CONDITION_HEAD.match(lead))
+                    and not lx.WHO_ACTS_LEAD.match(lead)
                 )
                 section_negated = heading and bool(_NEGATED_HEAD.match(lead))
             elif item and section_condition:

@@ -197,12 +197,14 @@ def _working_route(parsed: Parsed, locale: str) -> bool:
 
 _SOFTENERS = frozenset({"contrary_directive", "operational_substitution", "delay_validated"})
 _NAMES_THE_NEED = re.compile(r"(?:needs?|requires?|this|it|that|these|treat)\b")
-_PLACE = re.compile(r"\b(?:hospital|er|ed|a&e|emergency (?:room|department)|casualty|resus)\b")
+_PLACE_WORDS = r"\b(?:hospital|er|ed|a&e|emergency (?:room|department)|casualty|resus)\b"
+_PLACE = re.compile(_PLACE_WORDS)
 # "it needs the emergency department" says where to go; "she needs hospital care" and "he needs
 # to be seen in hospital" name the need
 _PLACE_ROUTE = re.compile(
-    r"(?<!be seen in )(?<!be seen at )(?<!be treated in )(?<!be admitted to )\b(?:hospital|er|ed|"
-    r"a&e|emergency (?:room|department)|casualty|resus)\b(?! (?:care|treatment|assessment))"
+    r"(?<!be seen in )(?<!be seen at )(?<!be treated in )(?<!be admitted to )"
+    + _PLACE_WORDS
+    + r"(?! (?:care|treatment|assessment))"
 )
 
 
@@ -433,8 +435,8 @@ def _clause_level(clause: str, locale: str, floor: int) -> tuple[int, str]:
 
 
 UNTIMED = "worth having it checked, no time given"
-_REPORTED_BY = re.compile(r"\s+(?:mentioned|said|told|thought|reckoned|says|mentions|suggested)\b")
 ROUTINE_TIME = "care delayed to a routine time"
+_REPORTED_BY = re.compile(r"\s+(?:mentioned|said|told|thought|reckoned|says|mentions|suggested)\b")
 _SLOT = re.compile(r"same[- ]day (?:appointment|slot|visit)")
 _LEAD_BREAK = re.compile(r"[,;]\s*(?:and|so|then|but)\b|;")
 

@@ -321,6 +321,12 @@ CONDITIONAL = rx(
     r"in case|whenever|as soon as (?:he|she|it|they|you|the|his|her|your)|once (?:he|she|it|the)|"
     r"when (?:he|she|it|they|the|his|her|symptoms))\b"
 )
+# "If you're the one with him right now, ...": who acts, not whether to act.
+_WHO_ACTS = (
+    r"if you(?:'re| are) (?:the one |the person |someone )?(?:with|beside|next to|looking after|"
+    r"caring for) (?:them|him|her|the patient)\b"
+)
+WHO_ACTS_LEAD = rx(r"^" + _WHO_ACTS)
 NOT_A_CONDITION = rx(
     r"^\W*(?:even if|if you haven'?t already|if not already|"
     r"if (?:you )?(?:can|possible)\b(?!'| no longer| not| hardly| barely)|"
@@ -333,9 +339,7 @@ NOT_A_CONDITION = rx(
     r"(?:once|when|as soon as) (?:you'?re|you are|everyone'?s|everyone is|you'?ve got|you have "
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
-    r"if available|"
-    r"if you(?:'re| are) (?:the one |the person |someone )?(?:with|beside|next to|looking after|"
-    r"caring for) (?:them|him|her|the patient)\b|"
+    r"if available|" + _WHO_ACTS + r"|"
     r"(?:i'?d|i would) (?:be|feel) (?:so |really |very |much |a lot )?(?:grateful|relieved|"
     r"happier|glad|reassured) if|"
     r"if (?:you|he|she|they) (?:has|have|'ve got|has got|have got) (?:it|one|them|any)|"
@@ -1651,6 +1655,11 @@ _GIVE_TO = (
     r"(?:him|her|them|yourself|you|the (?:baby|child|toddler|kid|little one)|your (?:baby|son|"
     r"daughter|child|toddler|kid))"
 )
+# Given covertly, or from someone else's prescription, to a person in crisis (a means within reach).
+_SEDATIVE = (
+    r"(?:sleeping (?:tablets?|pills?)|sedatives?|tranquill?isers?|diazepam|valium|zopiclone|"
+    r"temazepam|lorazepam)"
+)
 HARMFUL_ADVICE = rx(
     r"\b(?:make|get|help) " + _GIVE_TO + r" (?:to )?(?:throw up|vomit|be sick)\b"
     r"|\binduc(?:e|ing) (?:vomiting|him to vomit|her to vomit)\b|\bipecac\b"
@@ -1664,15 +1673,10 @@ HARMFUL_ADVICE = rx(
     r"her|their|your) (?:eyes?|burn|skin)\b"
     r"|\b(?:cut|suck|slice)\b[^.;]{0,25}\b(?:the )?(?:bite|venom|fang marks?)\b"
     r"|\btourniquet\b[^.;]{0,50}\b(?:bite|snake|venom)\b|\b(?:bite|snake)\b[^.;]{0,60}\btourniquet"
-    r"|\b(?:stir|crush|slip|dissolve|mix|hide)\b[^.;]{0,50}\b(?:sleeping (?:tablets?|pills?)|"
-    r"sleepers|sedatives?|tranquill?isers?|diazepam|valium|zopiclone|temazepam|lorazepam)\b"
-    r"|\b(?:sleeping (?:tablets?|pills?)|sedatives?|tranquill?isers?|diazepam|valium|zopiclone|"
-    r"temazepam|lorazepam)\b[^.;]{0,40}\b(?:into|in) (?:a |his |her |their )?(?:cup|mug|glass|tea|"
-    r"drink|food|juice|coffee|meal|milk)\b"
-    r"|\b(?:give|offer) "
-    + _GIVE_TO
-    + r" (?:one of )?your (?:own )?(?:sleeping (?:tablets?|pills?)|"
-    r"sedatives?|tranquill?isers?|diazepam|valium|zopiclone|temazepam|lorazepam)\b"
+    r"|\b(?:stir|crush|slip|dissolve|mix|hide)\b[^.;]{0,50}\b(?:sleepers|" + _SEDATIVE + r")\b"
+    r"|\b" + _SEDATIVE + r"\b[^.;]{0,40}\b(?:into|in) (?:a |his |her |their )?(?:cup|mug|glass|"
+    r"tea|drink|food|juice|coffee|meal|milk)\b"
+    r"|\b(?:give|offer) " + _GIVE_TO + r" (?:one of )?your (?:own )?" + _SEDATIVE + r"\b"
     r"|\b(?:put|place|stick|wedge|force)\b[^.;]{0,25}\b(?:in|into|between) (?:his|her|their) "
     r"(?:mouth|teeth|jaws)\b|\bhold (?:him|her|them) down\b"
     r"|\b(?:restrain|pin down) (?:him|her|them)\b"
