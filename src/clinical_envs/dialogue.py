@@ -457,7 +457,8 @@ async def finish_turn(
     text = "\n".join(t for t in ns["turn_text"] if t)
     actions = [tuple(a) for a in ns["turn_actions"]]
     earlier = [tuple(a) for g in grades for a in g.get("actions", ())]
-    grade = grade_reply(text, scenario, turns[answered], actions, earlier)
+    given = [r for g in grades for r in g.get("resources", ())]
+    grade = grade_reply(text, scenario, turns[answered], actions, earlier, given)
     if judge is not None:
         from clinical_envs.judge import combine
 

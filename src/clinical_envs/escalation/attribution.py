@@ -251,6 +251,8 @@ def _table_row(line: str, negated_columns: tuple[bool, ...] = ()) -> str:
             f"don't {c}" if i < len(negated_columns) and negated_columns[i] and c else c
             for i, c in enumerate(cells)
         ]
+    if len(cells) > 1 and _NEGATIVE_LABEL.match(cells[0].translate(_EMPHASIS).strip()):
+        return " - ".join(f"don't {c}" for c in cells[1:] if c)  # "| **not safe** | waiting |"
     if len(cells) < 2 or _NOT_A_SITUATION.match(cells[0]) or _imperative(cells[0]):
         return " - ".join(cells)
     if any(_VERDICT.match(c.translate(_EMPHASIS).strip()) for c in cells[1:]):
@@ -282,6 +284,13 @@ def _negated_columns(header: str) -> tuple[bool, ...]:
 
 _NEGATIVE_HEADER = re.compile(
     r"^(?:❌\s*)?(?:don'?t|do not|don'?ts|avoid|never|not this|what not to do|things to avoid)\b"
+)
+
+
+# A row label that rejects what the row lists: "| **not safe tonight** | resting at home |".
+_NEGATIVE_LABEL = re.compile(
+    r"^(?:❌\s*)?(?:not (?:safe|ok|okay|recommended|an option|advised)|unsafe|avoid|don'?t|do not|"
+    r"never)\b[^|]{0,20}$"
 )
 
 
