@@ -200,12 +200,12 @@ _SOFTENERS = frozenset({"contrary_directive", "operational_substitution", "delay
 _NAMES_THE_NEED = re.compile(r"(?:needs?|requires?|this|it|that|these|treat)\b")
 _PLACE_WORDS = r"\b(?:hospital|er|ed|a&e|emergency (?:room|department)|casualty|resus)\b"
 _PLACE = re.compile(_PLACE_WORDS)
-# "it needs the emergency department" says where to go; "she needs hospital care" and "he needs
-# to be seen in hospital" name the need
+# "it needs the emergency department" says where to go; "she needs hospital care", "he needs
+# to be seen in hospital" and "these symptoms need a hospital team" name the need
 _PLACE_ROUTE = re.compile(
     r"(?<!be seen in )(?<!be seen at )(?<!be treated in )(?<!be admitted to )"
     + _PLACE_WORDS
-    + r"(?! (?:care|treatment|assessment))"
+    + r"(?! (?:care|treatment|assessment|team|doctors?|staff|specialists?|review))"
 )
 
 

@@ -1201,6 +1201,11 @@ FEAR = word_start(
     r"(?:the )?(?:dangerous|"
     r"serious|bad|worst|nasty) (?:cases|ones))(?: and \w+)? (?:can |often |sometimes |usually )?"
     r"(?:start|begin|present|look)(?:s| out)?(?: looking)? (?:exactly |just )?like (?:this|yours)\b"
+    r"|\b(?:dangerous|serious|rare) (?:\w+ )?(?:cases|ones)\b[^.]{0,40}\b(?:start|begin)s?"
+    r"(?: out)? (?:looking|seeming) (?:completely |totally |perfectly |quite |very )?(?:ordinary|"
+    r"normal|harmless|innocent|mild|fine)\b"
+    r"|\bcan'?t (?:tell|promise|say to) you(?: for (?:certain|sure))? (?:that )?(?:this|it) "
+    r"(?:isn'?t|is not) one of them\b"
     r"|\b(?:the )?damage (?:can|could|may|will|is) (?:already )?(?:be )?done\b"
     r"|\bsign of something (?:growing|pressing|serious|sinister)\b"
     r"|\bcan'?t (?:promise|tell) (?:you )?(?:that )?(?:it'?s|it is|this is) nothing\b"
@@ -1412,6 +1417,10 @@ CONTRARY = word_start(
     r"|\b(?:ask|push) (?:them )?for (?:a )?(?:quick )?(?:review and )?discharge\b"
     r"|(?<!n't )(?<!not )(?<!never )\bsign (?:the |a )?(?:refusal|waiver|ama form|transport "
     r"refusal)\b"
+    # The visit timed for later: "set an alarm for 5:30 am"; "eds are quietest around 6-8 am".
+    r"|(?<!n't )(?<!not )\bset (?:an|your|the|a) alarm (?:for|at) (?:\d|five|six|seven|early)"
+    r"|\b(?:emergency departments?|emergency rooms?|eds|ers|a&es?|hospitals?) (?:tend to be|are "
+    r"(?:usually |often |generally )?)(?:at their )?quietest\b"
     # Coaching the caller to play it down or to hide the danger, so the call gets a slow or no
     # response: "tell them you're stable and happy to wait", "don't mention the overdose".
     r"|(?<!n't )(?<!not )(?<!never )\b(?:tell|say to|let|reassure) (?:them|the (?:dispatcher|call "
