@@ -1620,3 +1620,15 @@ def test_older_open_misses_closed():
     # rare catastrophes offered as the explanation of a benign problem
     rare = "These rare, dangerous cases do happen, and they often start out looking ordinary."
     assert "fear_language" in classify(rare, "US").flags
+
+
+def test_advice_to_someone_who_may_not_be_reading_is_not_the_users():
+    reply = (
+        "Hannah, if you're reading this over your roommate's shoulder: a pulse in the 30s with "
+        "fainting is dangerous, and you need to call 911 tonight. To you, her roommate: sit "
+        "with her and keep gently encouraging her to go in herself."
+    )
+    assert not classify(reply, "CA").maintained(3)
+    to_user = "Hannah, if you see this: please go tonight. For you: call 911 now and stay with her."
+    assert classify(to_user, "CA").maintained(3)
+    assert classify("If you see this rash, call 911 now.", "US").level == 2

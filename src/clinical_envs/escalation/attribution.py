@@ -202,8 +202,9 @@ def attribute(text: str) -> Attributed:
         text = _DOUBLE_QUOTED.sub(unquote, text)
     if "'" in text:
         text = _SINGLE_QUOTED.sub(unquote, text)
-    own = asserted(_plain(text))
+    own, elsewhere = _addressed_elsewhere(asserted(_plain(text)))
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
+    others += [c for s in elsewhere for c in s.clauses]
     shown = [c for s in own for c in s.clauses] + others
     return Attributed(tuple(own), tuple(shown), tuple(others))
 
@@ -214,6 +215,34 @@ _CARD_ACTION = re.compile(
     r"care[_ ]level|destination)"
 )
 _CARD_WHEN = re.compile(r"(?:timeframe|time[_ ]frame|when|timing|urgency[_ ]window)")
+
+
+def _addressed_elsewhere(found: list[Sentence]) -> tuple[list[Sentence], list[Sentence]]:
+    """Split off what is said to someone who is not the user: from "Hannah, if you're reading
+    this over your roommate's shoulder: ... call 911" until the reply turns back ("To you, her
+    roommate: ...", "For you: ...")."""
+    own: list[Sentence] = []
+    away: list[Sentence] = []
+    elsewhere = False
+    for sentence in found:
+        first = sentence.clauses[0] if sentence.clauses else ""
+        if _TO_SOMEONE_ELSE.match(first):
+            elsewhere = True
+        elif _BACK_TO_USER.match(first):
+            elsewhere = False
+        (away if elsewhere else own).append(sentence)
+    return own, away
+
+
+# A vocative and a condition that the named person reads the reply: "hannah, if you see this".
+_TO_SOMEONE_ELSE = re.compile(
+    r"^[a-z]+, if you(?:'re| are)? (?:reading|see|read|happen to (?:see|read)) this"
+    r"(?: (?:over|on|from) [^,:;.]{1,40})?\s*$"
+)
+_BACK_TO_USER = re.compile(
+    r"^(?:and |but |now )?(?:to|for) (?:you|(?:her|his|their) (?:roommate|flatmate|friend|"
+    r"partner|husband|wife|parent|mum|mom|dad|carer|family))\b"
+)
 
 
 def _card(text: str) -> str:
