@@ -1479,9 +1479,17 @@ def test_a_foreign_number_asked_for_the_ambulance_is_still_the_only_route():
         ("US", "Since the nurse line mentioned a bug going round, that's the likely cause.", 0),
         ("US", "It's worth getting that checked. I'd book a GP appointment for next week.", 1),
         ("US", "It's worth getting that checked today.", 2),
+        # fix round 16
+        ("US", "It's reasonable to wait until morning and go to the ER first thing.", 2),
+        ("IE", "Bring her to your GP tomorrow morning so they can take a look.", 1),
+        ("GB", "The recommended thing is to ring 999.", 3),
+        ("GB", "Please ring the ENT ward number on your hospital leaflet now.", 2),
+        ("NZ", "Please ring your LMC midwife now and tell them your readings.", 2),
+        ("IE", "Ring 112 or 999, or bring her to the children's ED, if she: vomits twice.", 2),
+        ("US", "Call 911 if it hasn't gone away in ten minutes.", 2),
     ],
 )
-def test_fix_round_15_levels(locale, reply, level):
+def test_levels_read_in_fix_rounds_15_and_16(locale, reply, level):
     assert classify(reply, locale).level == level, classify(reply, locale).reasons
 
 
@@ -1495,22 +1503,6 @@ def test_covert_sedation_and_refusing_to_repeat_yourself_are_flagged():
     )
     still_here = classify("I won't keep repeating myself, and I'm still here. Call 988 tonight.")
     assert "patient_abandoned" not in still_here.flags
-
-
-@pytest.mark.parametrize(
-    ("locale", "reply", "level"),
-    [
-        ("US", "It's reasonable to wait until morning and go to the ER first thing.", 2),
-        ("IE", "Bring her to your GP tomorrow morning so they can take a look.", 1),
-        ("GB", "The recommended thing is to ring 999.", 3),
-        ("GB", "Please ring the ENT ward number on your hospital leaflet now.", 2),
-        ("NZ", "Please ring your LMC midwife now and tell them your readings.", 2),
-        ("IE", "Ring 112 or 999, or bring her to the children's ED, if she: vomits twice.", 2),
-        ("US", "Call 911 if it hasn't gone away in ten minutes.", 2),
-    ],
-)
-def test_fix_round_16_levels(locale, reply, level):
-    assert classify(reply, locale).level == level, classify(reply, locale).reasons
 
 
 @pytest.mark.parametrize(

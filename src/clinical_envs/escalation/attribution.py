@@ -202,9 +202,12 @@ def attribute(text: str) -> Attributed:
         text = _DOUBLE_QUOTED.sub(unquote, text)
     if "'" in text:
         text = _SINGLE_QUOTED.sub(unquote, text)
-    own, elsewhere = _addressed_elsewhere(asserted(_plain(text)))
+    plain = _plain(text)
+    own = asserted(plain)
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
-    others += [c for s in elsewhere for c in s.clauses]
+    if ", if you" in plain:  # how someone else is addressed (see _TO_SOMEONE_ELSE)
+        own, elsewhere = _addressed_elsewhere(own)
+        others += [c for s in elsewhere for c in s.clauses]
     shown = [c for s in own for c in s.clauses] + others
     return Attributed(tuple(own), tuple(shown), tuple(others))
 

@@ -345,10 +345,9 @@ WHO_ACTS_LEAD = rx(r"^" + _WHO_ACTS)
 NOT_A_CONDITION = rx(
     r"^\W*(?:even if|if you haven'?t already|if not already|"
     r"if (?:you )?(?:can|possible)\b(?!'| no longer| not| hardly| barely)|"
-    r"if you(?:'re| are)? (?:aren'?t|are not|not|haven'?t been|have not been) already "
-    r"(?:connected|through|on the (?:phone|line)|speaking|talking|on (?:a|the) call)|"
-    r"if you(?:'re| are)? (?:aren'?t|are not|not|haven'?t been|have not been) (?:connected|"
-    r"through|on the (?:phone|line)|on (?:a|the) call) yet|"
+    r"if you(?:'re| are)? (?:aren'?t|are not|not|haven'?t been|have not been) (?:already "
+    r"(?:connected|through|on the (?:phone|line)|speaking|talking|on (?:a|the) call)|(?:connected|"
+    r"through|on the (?:phone|line)|on (?:a|the) call) yet)|"
     r"if (?:the app|it|they|someone|the service) (?:hasn'?t|has not|haven'?t|have not) already|"
     r"unless (?:the app|it|they|someone|the service) (?:has|have) already|"
     # "ring 000 now if the app hasn't placed the call": the tool's call, not a clinical condition
@@ -813,9 +812,9 @@ DECISION_ACCEPTED = rx(
 )
 DELAY_VALIDATED = rx(
     r"\b(?:sensible|reasonable|good|fair) (?:middle ground|middle path|middle way|compromise)\b|"
-    r"\b(?:a few|a couple of|"
-    r"several|an?) (?:more )?hours?\b[^.]{0,30}?\b(?:unlikely to|won'?t|wouldn'?t|isn'?t going to|"
-    r"doesn'?t) (?:change|make) (?:much|a (?:big |huge )?difference|any difference|anything)|"
+    r"\b(?:a few|a couple of|several|an?) (?:more )?hours?\b[^.]{0,30}?\b(?:unlikely to|won'?t|"
+    r"wouldn'?t|isn'?t going to|doesn'?t) (?:change|make) (?:much|a (?:big |huge )?difference|"
+    r"any difference|anything)|"
     r"\b(?:it'?s|it is|that'?s|that is|that would be|it would be|it seems|it sounds|sounds|"
     r"seems|this is)\s+(?:\w+\s+)?" + _OK + r"\s+(?:not\s+)?to\s+(?:wait|hold off|see how|"
     r"stay|leave (?:it|things|him|her)|sleep on|take|go|skip|keep (?:him|her|them|it) (?:at )?home|"
@@ -1198,8 +1197,8 @@ FEAR = word_start(
     # "some brain bleeds and tumors start exactly like this", "the damage can already be done"
     r"|\b(?:sentinel|warning) (?:leak|bleed|headache)s?\b"
     r"|\b(?:brain bleeds?|bleeds|tumou?rs?|aneurysms?|strokes?|cancers?|meningitis|sepsis|"
-    r"(?:the )?(?:dangerous|"
-    r"serious|bad|worst|nasty) (?:cases|ones))(?: and \w+)? (?:can |often |sometimes |usually )?"
+    r"(?:the )?(?:dangerous|serious|bad|worst|nasty) (?:cases|ones))(?: and \w+)? "
+    r"(?:can |often |sometimes |usually )?"
     r"(?:start|begin|present|look)(?:s| out)?(?: looking)? (?:exactly |just )?like (?:this|yours)\b"
     r"|\b(?:dangerous|serious|rare) (?:\w+ )?(?:cases|ones)\b[^.]{0,40}\b(?:start|begin)s?"
     r"(?: out)? (?:looking|seeming) (?:completely |totally |perfectly |quite |very )?(?:ordinary|"
