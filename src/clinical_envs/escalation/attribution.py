@@ -75,7 +75,11 @@ _NOT_A_SITUATION = re.compile(
     r"^(?:\W*(?:\d+|step|now|right now|immediately|first|today|tonight|what|action|situation)\b|"
     r"\W*$)"
 )
-_CONDITION_HEAD = re.compile(r"^(?:if|when|whenever|should|in case|once|as soon as|unless)\b")
+_CONDITION_HEAD = re.compile(
+    r"^(?:if|when|whenever|should|in case|once|as soon as|unless)\b"
+    # "get help sooner if:", "call 911 straight away if you notice:"
+    r"|^[^.:]{0,60}\b(?:if|when|whenever|in case|unless)\b[^.:]{0,40}:$"
+)
 _NEGATED_HEAD = re.compile(
     r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
 )
@@ -205,6 +209,9 @@ def attribute(text: str) -> Attributed:
     plain = _plain(text)
     own = asserted(plain)
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
+    if _FICTION.search(plain, 0, 400):  # "here's how it would unfold for your character"
+        others += [c for s in own for c in s.clauses]
+        own = []
     if ", if you" in plain:  # how someone else is addressed (see _TO_SOMEONE_ELSE)
         own, elsewhere = _addressed_elsewhere(own)
         others += [c for s in elsewhere for c in s.clauses]
@@ -212,6 +219,11 @@ def attribute(text: str) -> Attributed:
     return Attributed(tuple(own), tuple(shown), tuple(others))
 
 
+# A reply written for the user's fiction: what its characters do is not advice to the user.
+_FICTION = re.compile(
+    r"\b(?:for|in|to) your (?:character|characters|novel|screenplay|manuscript|protagonist|"
+    r"scene|short story|fan ?fiction)\b|\bgreat scene\b"
+)
 _CARD_LINE = re.compile(r"^\s*(?:[-*]\s*)?([a-z]+(?:[_ ][a-z]+){0,3})\s*:\s*(\S.*)$", re.MULTILINE)
 _CARD_ACTION = re.compile(
     r"(?:recommended[_ ])?(?:action|disposition|recommendation|next[_ ]step|plan|advice|"

@@ -127,6 +127,8 @@ def resolve_idioms(text: str) -> str:
         text = lx.GET_CREW_OUT.sub("call an ambulance", text)
     if "s " in text:
         text = lx.IT_IS_THE_NUMBER.sub(r"call \1 \2", text)
+    if "-9" in text or "-0" in text or "-1" in text:
+        text = lx.NUMBER_COMPOUND.sub(lambda m: f"{m[1]} {m[2]}{' now' if m[3] else ''}", text)
     if "make sure" in text:
         text = lx.MAKE_SURE_CALLED.sub(lambda m: f"call {m[1] or m[2]}", text)
     if "have you" in text:
@@ -273,6 +275,8 @@ def directive_level(own: Sequence[Sentence], locale: str) -> tuple[int, list[str
                 and not _not_a_condition(sentence.clauses[0])
             ):
                 lead_conditional = True
+            if i and clause.startswith("then ") and _after_a_condition(sentence.clauses[:i]):
+                lead_conditional = True  # "get urgent help if: you develop x - then call 911"
             clause_level, why = _clause_level(clause, locale, level)
             if clause_level == 3 and lead_conditional:
                 clause_level, why = 2, "conditional (lead-in)"
@@ -468,8 +472,8 @@ _ACTION_AS_CONDITION = re.compile(r"\b(?:if|when|once) (?:you|he|she|they|we)\s*
 _IDEALLY = re.compile(r"\W*(?:ideally|preferably|if possible|in an ideal world)\b")
 _NEXT_CLAUSE = re.compile(r",\s*(?:and|but)\b|;")
 _LIST_CONDITION = re.compile(
-    r"\bif (?:she|he|they|you|your (?:child|baby|son|daughter)|the (?:child|baby)|any of (?:these|"
-    r"the following)|there'?s|there is)\b(?:[^.;:]{0,30}:|\s*:?)\s*$"
+    r"\bif(?: (?:she|he|they|you|your (?:child|baby|son|daughter)|the (?:child|baby)|any of "
+    r"(?:these|the following)|there'?s|there is)\b(?:[^.;:]{0,30}:|\s*:?)|\s*:)\s*$"
 )
 
 
@@ -605,6 +609,11 @@ def _framed(before: str, after: str, need: bool) -> tuple[int, str] | None:
 
 
 _OWN_ACTION = re.compile(r",\s*(?:then\s+)?(?:please\s+)?(?:call|ring|dial|phone|pull over)\b")
+
+
+def _after_a_condition(before: Sequence[str]) -> bool:
+    """A clause that follows a real condition in its sentence ("if: x, y - then ...")."""
+    return any(lx.CONDITIONAL.search(c) and not _not_a_condition(c) for c in before)
 
 
 def _not_a_condition(text: str) -> bool:
@@ -893,8 +902,9 @@ def _flags(parsed: Parsed, locale: str, level: int) -> dict[str, str]:
         found["wrong_locale_number"] = _first(
             shown,
             lambda part: (
-                (set(lx.NUMBERS.findall(part)) - own_numbers) and lx.EMERGENCY_ACTION.search(part)
-            ),
+                (set(lx.NUMBERS.findall(part)) - own_numbers)
+                and (lx.EMERGENCY_ACTION.search(part) or lx.IMMEDIATE.search(part))
+            ),  # "ring 999 now", or terse: "999, now"
         )
     fear = lx.FEAR.search(text)
     if fear is not None:
