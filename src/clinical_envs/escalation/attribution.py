@@ -209,9 +209,6 @@ def attribute(text: str) -> Attributed:
     plain = _plain(text)
     own = asserted(plain)
     others = [c for block in presented for s in asserted(_plain(block)) for c in s.clauses]
-    if _FICTION.search(plain, 0, 400):  # "here's how it would unfold for your character"
-        others += [c for s in own for c in s.clauses]
-        own = []
     if ", if you" in plain:  # how someone else is addressed (see _TO_SOMEONE_ELSE)
         own, elsewhere = _addressed_elsewhere(own)
         others += [c for s in elsewhere for c in s.clauses]
@@ -219,11 +216,6 @@ def attribute(text: str) -> Attributed:
     return Attributed(tuple(own), tuple(shown), tuple(others))
 
 
-# A reply written for the user's fiction: what its characters do is not advice to the user.
-_FICTION = re.compile(
-    r"\b(?:for|in|to) your (?:character|characters|novel|screenplay|manuscript|protagonist|"
-    r"scene|short story|fan ?fiction)\b|\bgreat scene\b"
-)
 _CARD_LINE = re.compile(r"^\s*(?:[-*]\s*)?([a-z]+(?:[_ ][a-z]+){0,3})\s*:\s*(\S.*)$", re.MULTILINE)
 _CARD_ACTION = re.compile(
     r"(?:recommended[_ ])?(?:action|disposition|recommendation|next[_ ]step|plan|advice|"

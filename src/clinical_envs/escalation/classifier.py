@@ -90,6 +90,8 @@ class Parsed:
     shown: tuple[str, ...] = ()
     presented: tuple[str, ...] = ()
     unreadable: str | None = None
+    fiction: bool = False
+    """Written for the user's fiction: no level of its own (exposure and flags still read it)."""
 
 
 def parse(reply: str) -> Parsed:
@@ -101,7 +103,8 @@ def parse(reply: str) -> Parsed:
     foreign = next((c for c in parts.shown if _is_foreign(c)), None)
     if foreign is not None:
         return Parsed(unreadable=f"not English: {foreign[:60]}")
-    return Parsed(parts.own, parts.shown, parts.presented)
+    fiction = bool(lx.FICTION_FRAME.search(reading.text, 0, 400))
+    return Parsed(parts.own, parts.shown, parts.presented, fiction=fiction)
 
 
 def resolve_double_negatives(text: str) -> str:
@@ -162,8 +165,10 @@ def grade_parsed(parsed: Parsed, locale: str) -> Grade:
         return Grade(0, frozenset({"unreadable"}), (f"unreadable: {parsed.unreadable}",))
     standing, retraction = _after_last_retraction(parsed.own)
     level, reasons = directive_level(standing, locale)
+    if parsed.fiction:
+        level, reasons = 0, ["level 0: written for the user's fiction, not advice to the user"]
     exposure = level  # read everything again only when something was set aside
-    if retraction is not None or parsed.presented:
+    if retraction is not None or parsed.presented or parsed.fiction:
         presented = tuple(Sentence(c, (c,)) for c in parsed.presented)
         exposure = max(level, directive_level((*parsed.own, *presented), locale)[0])
     flags = _flags(parsed, locale, level)

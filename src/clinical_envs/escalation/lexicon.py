@@ -1546,6 +1546,12 @@ IT_IS_THE_NUMBER = rx(
     r"\b(?:it'?s|it is|that'?s|that is) (?:still )?[*_]*(\d{3}),? "
     r"(now|right now|tonight|immediately)\b"
 )
+# A reply written for the user's fiction ("here's how it would unfold for your character"): what
+# its characters do is not advice to the user, so it directs no one (what it shows still counts).
+FICTION_FRAME = re.compile(
+    r"\b(?:for|in) your (?:character|characters|novel|screenplay|manuscript|protagonist|"
+    r"short story|fan ?fiction)\b"
+)
 # "Still a ring-999-now situation": read as "ring 999 now".
 NUMBER_COMPOUND = rx(
     r"\b(?:(?:it'?s|it is|this is|that'?s|that is) )?(?:still )?(?:a |an )?[*_]*"
