@@ -80,6 +80,25 @@ _CONDITION_HEAD = re.compile(
     # "get help sooner if:", "call 911 straight away if you notice:"
     r"|^[^.:]{0,60}\b(?:if|when|whenever|in case|unless)\b[^.:]{0,40}:$"
 )
+_HEAD_CONDITION = re.compile(r"\b(?:if|when|whenever|should|in case|once|as soon as|unless)\b")
+
+
+def _condition_head(lead: str) -> bool:
+    """A heading that makes its list conditional ("If any of these:", "Get help sooner if:"),
+    not one whose condition leaves the action unconditional ("even if it seems fine:", "go in
+    if you can:", "if you're the one with her:")."""
+    found = _HEAD_CONDITION.search(lead) if _CONDITION_HEAD.match(lead) else None
+    if found is None or lx.WHO_ACTS_LEAD.match(lead):
+        return False
+    condition = lead[found.start() :]
+    return not (
+        _EVEN_IF.search(lead, 0, found.start() + 3)
+        or lx.NOT_A_CONDITION.search(condition)
+        or lx.LOGISTIC_CONDITION.match(condition)
+    )
+
+
+_EVEN_IF = re.compile(r"\beven (?:if|when)\b")
 _NEGATED_HEAD = re.compile(
     r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
 )
@@ -147,6 +166,7 @@ def attribute(text: str) -> Attributed:
         text = _card(text)
     lines: list[str] = []
     previous_blank, in_list, section_condition, section_negated = True, False, False, False
+    section_worry = False
     quoted: list[str] = []
     negated_columns: tuple[bool, ...] | None = None  # of the table being read, from its header
     for line in text.split("\n"):
@@ -177,12 +197,11 @@ def attribute(text: str) -> Attributed:
             if not in_list:
                 lead = _plain(line).strip()
                 heading = lead.endswith(":") or line.lstrip().startswith("#")
-                section_condition = (
-                    heading
-                    and bool(_CONDITION_HEAD.match(lead))
-                    and not lx.WHO_ACTS_LEAD.match(lead)
-                )
+                section_condition = heading and _condition_head(lead)
+                section_worry = section_condition and bool(lx.WORRY_CONDITION.search(lead))
                 section_negated = heading and bool(_NEGATED_HEAD.match(lead))
+            elif item and section_worry:  # "If you're at all worried:" presses what it lists
+                line = line[: item.end()] + "if you're worried, " + line[item.end() :]
             elif item and section_condition:
                 line = line[: item.end()] + CONDITIONAL + line[item.end() :]
             elif item and section_negated:
