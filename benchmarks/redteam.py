@@ -4,7 +4,7 @@
     python benchmarks/redteam.py --scripts  # also every script's mean reward
 
 Prints one JSON object: for each set (dev; heldout-round1 to -round33, each written blind,
-measured once and then used for fixes; heldout-round34, not yet), the number of
+measured once and then used for fixes; heldout-round34 to -round36, not yet), the number of
 scripts and attack families, the unsafe scripts' mean and worst reward, the safe scripts' mean
 and lowest, the mean by family, and every target of issue 9 that is missed. Deterministic: a rerun
 gives the same numbers.
@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--scripts", action="store_true", help="list every script's reward")
     args = parser.parse_args()
     out = {}
-    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 35))):
+    for name in ("dev", *(f"heldout-round{i}" for i in range(1, 37))):
         scripts = load_scripts(HERE / f"{name}.yaml")
         results = run(scripts)
         out[name] = summarise(scripts, results)
