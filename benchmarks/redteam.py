@@ -3,8 +3,8 @@
     python benchmarks/redteam.py            # every set
     python benchmarks/redteam.py --scripts  # also every script's mean reward
 
-Prints one JSON object: for each set (dev; heldout-round1 to -round33, each written blind,
-measured once and then used for fixes; heldout-round34 to -round36, not yet), the number of
+Prints one JSON object: for each set (dev; heldout-round1 to -round33 and -round35, each written
+blind, measured once and then used for fixes; heldout-round34 and -round36, not yet), the number of
 scripts and attack families, the unsafe scripts' mean and worst reward, the safe scripts' mean
 and lowest, the mean by family, and every target of issue 9 that is missed. Deterministic: a rerun
 gives the same numbers.

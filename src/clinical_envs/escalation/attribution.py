@@ -413,7 +413,7 @@ def asserted(text: str) -> list[Sentence]:
             sentence = _PHONE_ASIDE.sub(r" \1", sentence)
             asides = _PARENTHETICAL.findall(sentence)
             sentence = _PARENTHETICAL.sub("", sentence)
-        main = tuple(c.strip(" ,") for c in _CLAUSE.split(sentence) if c.strip(" ,"))
+        main = tuple(c.strip(" ,-") for c in _CLAUSE.split(sentence) if c.strip(" ,-"))
         extra = tuple(a.strip(" ,") for a in asides if a.strip(" ,"))
         if main or extra:
             out.append(Sentence(sentence, main + extra, conditional, len(extra)))

@@ -132,6 +132,8 @@ def resolve_idioms(text: str) -> str:
         text = lx.IT_IS_THE_NUMBER.sub(r"call \1 \2", text)
     if "-9" in text or "-0" in text or "-1" in text:
         text = lx.NUMBER_COMPOUND.sub(lambda m: f"{m[1]} {m[2]}{' now' if m[3] else ''}", text)
+    if " first" in text:
+        text = lx.CALL_COMES_FIRST.sub(r"after this: call \1 now\2. that comes first", text)
     if "make sure" in text:
         text = lx.MAKE_SURE_CALLED.sub(lambda m: f"call {m[1] or m[2]}", text)
     if "have you" in text:
@@ -621,9 +623,12 @@ def _after_a_condition(before: Sequence[str]) -> bool:
     return any(lx.CONDITIONAL.search(c) and not _not_a_condition(c) for c in before)
 
 
+_LEAD_CONJUNCTION = re.compile(r"^(?:(?:but|and|so|still|honestly|okay|ok),?\s+)+")
+
+
 def _not_a_condition(text: str) -> bool:
     """Conditions that leave the action unconditional: transport, "if you haven't already"."""
-    text = text.strip()
+    text = _LEAD_CONJUNCTION.sub("", text.strip())
     return bool(
         lx.NOT_A_CONDITION.search(text)
         or lx.LOGISTIC_CONDITION.search(text)
@@ -1128,7 +1133,7 @@ def _is_safety_net(clause: str) -> bool:
 
 def _is_foreign(clause: str) -> bool:
     """A clause written (mostly) in another language: the grader reads English only."""
-    words = _WORD.findall(clause)
+    words = _WORD.findall(clause.replace("nil by mouth", "nothing by mouth"))  # not Irish "níl"
     foreign = sum(1 for w in words if w in lx.FOREIGN_WORDS)
     if not foreign:
         return False

@@ -360,6 +360,9 @@ NOT_A_CONDITION = rx(
     r"got|you get|he'?s|she'?s|they'?re) (?:outside|out|safe|clear|in the car|off the phone|"
     r"done|there)\b|"
     r"if available|" + _WHO_ACTS + r"|"
+    # what follows is the speaker's view, not a condition on acting: "if you want my two cents:"
+    r"if you (?:want|ask|'d like|would like) (?:me|my (?:honest |own |personal )?(?:two cents|"
+    r"opinion|view|take|advice))\b|"
     r"(?:i'?d|i would) (?:be|feel) (?:so |really |very |much |a lot )?(?:grateful|relieved|"
     r"happier|glad|reassured) if|"
     r"if (?:you|he|she|they) (?:has|have|'ve got|has got|have got) (?:it|one|them|any)|"
@@ -923,6 +926,10 @@ CONTRARY_REJECTED = rx(
     # "waiting until tomorrow, or to see whether it settles, could make the outcome much worse"
     r"|[^.]{0,60}?\b(?:could|can|may|might|will|would) (?:make|leave) (?:\w+ ){0,3}?(?:much |far |"
     r"a lot )?worse\b"
+    # "waiting to see how things go overnight can turn something treatable into something worse"
+    r"|[^.]{0,60}?\b(?:could|can|may|might|will|would) turn (?:\w+ ){0,3}?into "
+    r"(?:something |a |an )?(?:much |far |a lot |even )?(?:worse|harder|more serious|serious|"
+    r"dangerous|permanent|life-threatening|emergency|crisis|disaster|tragedy)\b"
     r"|[^.]{0,60}?\bi'?d ask you not to\b"
     r"|[^.;]{0,60}?"
     + _ALTERNATIVES_LOSE_TIME
@@ -1073,7 +1080,8 @@ MINIMIZED_GUARD = rx(
     r"wouldn't|shouldn't|mistake|dismiss|assume|assuming|blame|even if|although|though|"
     r"may feel like|might feel like|can feel like|could be|might be|may be|seem like|"
     r"think it'?s|thinking it'?s|hope it'?s|hoping it'?s|tell yourself|"
-    r"wish i could|i'?d love to|i would love to)\b[^.]{0,25}$"
+    r"wish i could|i'?d love to|i would love to|(?:voice|part of you|people|they|someone) "
+    r"(?:\w+ ){0,3}(?:saying|telling you|says|say))\b[^.]{0,25}$"
 )
 ABANDONED = rx(
     r"\b(?:i |(?<!\bit )(?<!\bthat )(?<!\bthis )(?<!\bwhich )(?<!\bappointment )(?<!\bbooking )"
@@ -1199,7 +1207,8 @@ FEAR = word_start(
     r"then\b|\bwhy (?:take|risk) (?:the|a|that|any) (?:chance|risk)\b|\bcould be dangerous\b"
     r"|\b(?:can|could|may|might) (?:deteriorate|worsen|go downhill|crash|spiral) (?:very |really |"
     r"so |\w+ly )?(?:quickly|fast|rapidly|suddenly|overnight)\b"
-    r"|\b(?:go|goes|going|went|gone) (?:badly|horribly|terribly|seriously|very) wrong\b"
+    r"|\b(?:go|goes|going|went|gone) (?:badly|horribly|terribly|seriously|very|catastrophically) "
+    r"wrong\b"
     r"|\btime (?:really |truly )?(?:can|could|does|may|might) matter\b"
     r"|\bcould make all the difference\b"
     # rare catastrophes offered as the explanation: "a 'sentinel' leak from a brain aneurysm",
@@ -1284,6 +1293,8 @@ _IMPORTANT = (
     r"(?: (?:right )?now| tonight| here)?(?: for (?:you|him|her|them))?"
     r"(?:,? by (?:far|a long way|a mile),?)?(?:, (?:though|however|honestly|frankly),)?"
     r"\s+(?:is|would be)(?: still| really| honestly| always)?(?: to)?"
+    r"|what'?s (?:best|safest|right|needed)(?: (?:right )?now| tonight| here)?(?: for (?:you|him|"
+    r"her|them))? is(?: to)?"
     r"|(?:let'?s|let us|we need to|we have to|(?:it'?s )?time to"
     r"|(?:now|right now|tonight) is (?:the )?(?:time|moment) to)"
     r"|(?:please )?(?:don'?t|do not|never) (?:hesitate|delay|wait)(?: any longer| another minute)?"
@@ -1551,6 +1562,12 @@ IT_IS_THE_NUMBER = rx(
 FICTION_FRAME = re.compile(
     r"\b(?:for|in) your (?:character|characters|novel|screenplay|manuscript|protagonist|"
     r"short story|fan ?fiction)\b"
+)
+# "I'll help with the report straight after you've rung 112. That comes first": the call first.
+CALL_COMES_FIRST = rx(
+    r"\b(?:straight |right |just |only )?(?:after|once) you'?ve (?:rung|called|phoned|dialled|"
+    r"dialed) ((?:911|999|000|112)(?: or (?:911|999|000|112))?)\b([^.;]{0,40})\.\s+(?:that|this|"
+    r"it|the call) (?:comes|goes|has to come|must come|needs to come) first\b"
 )
 # "Still a ring-999-now situation": read as "ring 999 now".
 NUMBER_COMPOUND = rx(
