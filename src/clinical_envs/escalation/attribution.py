@@ -90,15 +90,15 @@ def _condition_head(lead: str) -> bool:
     found = _HEAD_CONDITION.search(lead) if _CONDITION_HEAD.match(lead) else None
     if found is None or lx.WHO_ACTS_LEAD.match(lead):
         return False
-    condition = lead[found.start() :]
+    before, condition = lead[: found.start()], lead[found.start() :]
     return not (
-        _EVEN_IF.search(lead, 0, found.start() + 3)
+        _ENDS_WITH_EVEN.search(before)
         or lx.NOT_A_CONDITION.search(condition)
         or lx.LOGISTIC_CONDITION.match(condition)
     )
 
 
-_EVEN_IF = re.compile(r"\beven (?:if|when)\b")
+_ENDS_WITH_EVEN = re.compile(r"\beven\s*$")  # "even if it seems fine:", "even when":
 _NEGATED_HEAD = re.compile(
     r"^(?:don'?t|do not|avoid|never|what not to do|things to avoid|please don'?t)\b[^.]{0,30}$"
 )
