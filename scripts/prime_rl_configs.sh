@@ -34,7 +34,7 @@ esac
 PINS="${PRIME_RL_CONFIGS_PINS:-$PINS}"
 MAIN_VALIDATED=559b44772e471d1538537b8805cc77f3824a5e64
 # clinical-envs' own dependencies, for the schemas that import the environment modules.
-CORE_PACKAGES="datasets simple-icd-10-cm>=1.5.0 openai>=1.0 pyyaml>=6.0 rapidfuzz>=3.0"
+CORE_PACKAGES="datasets simple-icd-10-cm>=1.5.0 openai>=1.0 pyyaml>=6.0 rapidfuzz>=3.0 pyahocorasick>=2.1"
 
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' \
   || { echo "error: prime-rl-configs needs Python 3.12 (set PYTHON=/path/to/python3.12)" >&2; exit 2; }

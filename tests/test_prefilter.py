@@ -15,9 +15,11 @@ from clinical_envs.escalation import attribution, classifier, crisis, normalize
 from clinical_envs.escalation import lexicon as lx
 from clinical_envs.escalation.normalize import read_as_shown
 from clinical_envs.escalation.prefilter import (
+    _STRINGS,
     BranchGatedPattern,
     GatedPattern,
     gated,
+    new_reply,
     required_strings,
     top_level_branches,
 )
@@ -152,3 +154,32 @@ def test_branch_gating_answers_every_method_as_the_alternation_does(words, pos):
         lambda m: m.group(0).upper(), text, 2
     )
     assert pattern.split(text, 3) == plain.split(text, 3)
+
+
+GATE_STRINGS = sorted(_STRINGS.ids)
+
+
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(GATE_STRINGS), st.text(max_size=8), st.sampled_from(" .,\n")),
+        max_size=25,
+    )
+)
+def test_the_scan_finds_exactly_the_gate_strings_that_occur(pieces):
+    """One Aho-Corasick scan answers every gate: it must agree with a substring test for each
+    of the strings, overlapping and nested ones included, in any Unicode text."""
+    text = "".join(pieces)
+    new_reply()
+    assert _STRINGS.present(text) == {n for s, n in _STRINGS.ids.items() if s in text}
+
+
+def test_nothing_carries_from_one_reply_to_the_next():
+    """Texts seen while grading a reply are forgotten when the next reply is read, so a policy
+    that repeats a reply pays for every scan again (and memory stays bounded)."""
+    classifier.classify("Please call 911 now. Do not drive yourself.")
+    assert _STRINGS._memo
+    classifier.parse("ok")
+    assert set(_STRINGS._memo) <= {"ok"}
+    for n in range(_STRINGS.MEMO + 10):
+        _STRINGS.present(f"text {n}")
+    assert len(_STRINGS._memo) <= _STRINGS.MEMO

@@ -30,6 +30,7 @@ from clinical_envs.escalation import lexicon as lx
 from clinical_envs.escalation.attribution import Sentence, attribute
 from clinical_envs.escalation.crisis import help_restated
 from clinical_envs.escalation.normalize import read_as_shown
+from clinical_envs.escalation.prefilter import new_reply
 
 FLAGS = (
     "operational_substitution",
@@ -96,6 +97,7 @@ class Parsed:
 
 def parse(reply: str) -> Parsed:
     """Normalise and attribute a reply (steps 1 and 2)."""
+    new_reply()
     reading = read_as_shown(reply)
     if reading.unreadable is not None:
         return Parsed(unreadable=reading.unreadable)

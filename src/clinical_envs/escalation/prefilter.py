@@ -12,6 +12,11 @@ A long alternation is gated branch by branch: only the branches whose strings oc
 are run, each compiled on its own, and the earliest match wins (the first branch on a tie), as
 in the alternation. Dropping a branch that cannot match anywhere in the text changes no result
 (the pattern has no groups to renumber and no empty matches).
+
+Which strings occur is found once per text for every pattern together: one Aho-Corasick scan
+(C speed) over all gate strings of all patterns, about 5 us for a clause, instead of a Python
+loop of substring tests per pattern (a reply runs over a hundred gates on a dozen texts). The
+answer is a pure function of the text, kept for the reply being graded (:func:`new_reply`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,60 @@ from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
+import ahocorasick
+
 MIN_LITERAL = 3  # shorter fixed strings (" ", "'s") occur in nearly every text: no use as a gate
 _ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+
+
+class _GateStrings:
+    """Every gate string of every pattern, numbered, and which of them occur in a text."""
+
+    MEMO = 1024  # texts remembered at most (a reply brings a few dozen)
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self._automaton: Any = None
+        self._memo: dict[str, frozenset[int]] = {}
+
+    def register(self, strings: frozenset[str]) -> frozenset[int]:
+        """The numbers of ``strings``, added to the scan if new."""
+        for string in strings:
+            if string not in self.ids:
+                self.ids[string] = len(self.ids)
+                self._automaton = None
+        return frozenset(self.ids[s] for s in strings)
+
+    def present(self, text: str) -> frozenset[int]:
+        """The numbers of the gate strings that occur in ``text``."""
+        found = self._memo.get(text)
+        if found is None:
+            if self._automaton is None:
+                self._automaton = self._build()
+            found = frozenset([n for _, n in self._automaton.iter(text)])
+            if len(self._memo) >= self.MEMO:
+                self._memo.clear()
+            self._memo[text] = found
+        return found
+
+    def forget(self) -> None:
+        self._memo.clear()
+
+    def _build(self) -> Any:
+        automaton = ahocorasick.Automaton()
+        for string, number in self.ids.items():
+            automaton.add_word(string, number)
+        automaton.make_automaton()
+        return automaton
+
+
+_STRINGS = _GateStrings()
+
+
+def new_reply() -> None:
+    """Forget the texts seen so far: each reply pays for its own scans (a policy that repeats
+    a reply is graded at the cost of a new one; nothing carries from one reply to the next)."""
+    _STRINGS.forget()
 
 
 class GatedPattern:
@@ -39,8 +96,9 @@ class GatedPattern:
         self.compiled = compiled
         self.pattern = compiled.pattern
         self.required = required
-        ordered = sorted(required, key=len)  # short strings are tested first and hit most often
-        self._any: Callable[[str], bool] = lambda text: any(s in text for s in ordered)
+        numbers = _STRINGS.register(required)
+        present = _STRINGS.present
+        self._any: Callable[[str], bool] = lambda text: not numbers.isdisjoint(present(text))
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
         return self.compiled.search(text, *span) if self._any(text) else None
@@ -80,7 +138,7 @@ class BranchGatedPattern(GatedPattern):
     search, was most of the grading time on unseen replies.
     """
 
-    __slots__ = ("_always", "_singles", "_strings", "branches", "head")
+    __slots__ = ("_always", "_masks", "_numbers", "_singles", "branches", "head")
 
     def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
         needs = [required_strings(_parser.parse(b)) for b in branches]
@@ -88,19 +146,19 @@ class BranchGatedPattern(GatedPattern):
         self.head = head
         self.branches = branches
         self._always = sum(1 << i for i, n in enumerate(needs) if n is None)
-        masks: dict[str, int] = {}
+        masks: dict[int, int] = {}  # gate string number -> the branches that need it
         for i, n in enumerate(needs):
-            for string in n or ():
-                masks[string] = masks.get(string, 0) | 1 << i
-        self._strings = sorted(masks.items(), key=lambda kv: len(kv[0]))
+            for number in _STRINGS.register(n or frozenset()):
+                masks[number] = masks.get(number, 0) | 1 << i
+        self._masks = masks
+        self._numbers = frozenset(masks)
         self._singles: list[re.Pattern[str] | None] = [None] * len(branches)
 
     def _present(self, text: str) -> list[re.Pattern[str]]:
         """The compiled branches that may match in ``text``, in branch order."""
         mask = self._always
-        for string, bits in self._strings:
-            if string in text:
-                mask |= bits
+        for number in self._numbers.intersection(_STRINGS.present(text)):
+            mask |= self._masks[number]
         present = []
         while mask:
             low = mask & -mask
