@@ -22,7 +22,7 @@ answer is a pure function of the text, kept for the reply being graded (:func:`n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
@@ -75,6 +75,7 @@ class _GateStrings:
 
 
 _STRINGS = _GateStrings()
+_present = _STRINGS.present
 
 
 def new_reply() -> None:
@@ -90,36 +91,48 @@ class GatedPattern:
     fails. ``required`` is the set of strings, one of which every match contains.
     """
 
-    __slots__ = ("_any", "compiled", "pattern", "required")
+    __slots__ = ("_numbers", "compiled", "pattern", "required")
 
     def __init__(self, compiled: re.Pattern[str], required: frozenset[str]) -> None:
         self.compiled = compiled
         self.pattern = compiled.pattern
         self.required = required
-        numbers = _STRINGS.register(required)
-        present = _STRINGS.present
-        self._any: Callable[[str], bool] = lambda text: not numbers.isdisjoint(present(text))
+        self._numbers = _STRINGS.register(required)
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
-        return self.compiled.search(text, *span) if self._any(text) else None
+        if self._numbers.isdisjoint(_present(text)):
+            return None
+        return self.compiled.search(text, *span)
 
     def match(self, text: str, *span: int) -> re.Match[str] | None:
-        return self.compiled.match(text, *span) if self._any(text) else None
+        if self._numbers.isdisjoint(_present(text)):
+            return None
+        return self.compiled.match(text, *span)
 
     def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text, *span) if self._any(text) else None
+        if self._numbers.isdisjoint(_present(text)):
+            return None
+        return self.compiled.fullmatch(text, *span)
 
     def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text, *span) if self._any(text) else iter(())
+        if self._numbers.isdisjoint(_present(text)):
+            return iter(())
+        return self.compiled.finditer(text, *span)
 
     def findall(self, text: str, *span: int) -> list[Any]:
-        return self.compiled.findall(text, *span) if self._any(text) else []
+        if self._numbers.isdisjoint(_present(text)):
+            return []
+        return self.compiled.findall(text, *span)
 
     def sub(self, repl: Any, text: str, count: int = 0) -> str:
-        return self.compiled.sub(repl, text, count) if self._any(text) else text
+        if self._numbers.isdisjoint(_present(text)):
+            return text
+        return self.compiled.sub(repl, text, count)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        return self.compiled.split(text, maxsplit) if self._any(text) else [text]
+        if self._numbers.isdisjoint(_present(text)):
+            return [text]
+        return self.compiled.split(text, maxsplit)
 
     def __repr__(self) -> str:
         return f"GatedPattern({self.pattern[:60]!r}, {len(self.required)} strings)"
@@ -157,7 +170,7 @@ class BranchGatedPattern(GatedPattern):
     def _present(self, text: str) -> list[re.Pattern[str]]:
         """The compiled branches that may match in ``text``, in branch order."""
         mask = self._always
-        for number in self._numbers.intersection(_STRINGS.present(text)):
+        for number in self._numbers.intersection(_present(text)):
             mask |= self._masks[number]
         present = []
         while mask:
