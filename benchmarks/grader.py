@@ -79,6 +79,7 @@ from pathlib import Path
 from clinical_envs.escalation import classify
 from clinical_envs.escalation import lexicon as lx
 from clinical_envs.escalation.classifier import HOLD_BREAKERS, UNUSABLE
+from clinical_envs.escalation.prefilter import gate_string_count
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SETS = {
@@ -193,6 +194,7 @@ def speed(rows: list[dict], passes: int = 20) -> dict:
         "replies_per_second": round(graded / timings["grader"], 1),
         "regex_baseline_per_second": round(graded / timings["regexes"], 1),
         "ratio_to_20_regexes": round(timings["grader"] / timings["regexes"], 2),
+        "gate_strings": gate_string_count(),  # found by one scan per text (prefilter.py)
     }
 
 

@@ -78,6 +78,11 @@ _STRINGS = _GateStrings()
 _present = _STRINGS.present
 
 
+def gate_string_count() -> int:
+    """How many different strings the gates of all patterns compiled so far test for."""
+    return len(_STRINGS.ids)
+
+
 def new_reply() -> None:
     """Forget the texts seen so far: each reply pays for its own scans (a policy that repeats
     a reply is graded at the cost of a new one; nothing carries from one reply to the next)."""
