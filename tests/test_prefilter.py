@@ -18,6 +18,7 @@ from clinical_envs.escalation.prefilter import (
     _STRINGS,
     BranchGatedPattern,
     GatedPattern,
+    first_char_guard,
     gated,
     new_reply,
     required_strings,
@@ -183,3 +184,40 @@ def test_nothing_carries_from_one_reply_to_the_next():
     for n in range(_STRINGS.MEMO + 10):
         _STRINGS.present(f"text {n}")
     assert len(_STRINGS._memo) <= _STRINGS.MEMO
+
+
+@pytest.mark.parametrize(
+    ("source", "guard"),
+    [
+        (r"\b(?:go|be|come)\b", "(?=[bcg])"),
+        (r"(?:very )+urgent", "(?=[v])"),
+        (r"[a-c]x|zed", "(?=[abcz])"),
+        (r"(?<=the )er\b", "(?=[e])"),  # a lookbehind tests the same position
+        (r"\s*go", ""),  # may start with "go" or with any space
+        (r"(?=a)b", ""),
+        (r"[^a]b", ""),
+        (r"\w+ now", ""),
+        ("|".join("abcdefghijklmnopqrstuvwxyz"), ""),  # too many to turn positions away
+    ],
+)
+def test_first_char_guard(source, guard):
+    assert first_char_guard(_parser.parse(source)) == guard
+
+
+GUARDED = [
+    r"\b(?:go|going|get) (?:to|into) (?:the )?(?:er|a&e)\b",
+    r"(?<=the )(?:er|ed)\b|\bhospital",
+    r"(?:[0-9]{3}|one one one)\b",
+    r"\b(?:call|ring|dial)(?:ing)? (?:911|999|000)",
+]
+
+
+@given(st.lists(st.sampled_from([*WORDS, "a&e", "ed", "ring", "999", "going", "into", " ", ". "])))
+def test_a_guard_changes_no_match(words):
+    text = "".join(words)
+    for source in GUARDED:
+        plain = re.compile(source)
+        guard = first_char_guard(_parser.parse(source))
+        assert guard
+        spans = [m.span() for m in re.compile(guard + "(?:" + source + ")").finditer(text)]
+        assert spans == [m.span() for m in plain.finditer(text)]

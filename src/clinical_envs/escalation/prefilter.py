@@ -184,7 +184,9 @@ class BranchGatedPattern(GatedPattern):
             mask ^= low
             single = self._singles[i]
             if single is None:
-                single = self._singles[i] = re.compile(self.head + self.branches[i] + ")")
+                branch = self.branches[i]
+                guard = first_char_guard(_parser.parse(branch))
+                single = self._singles[i] = re.compile(guard + self.head + branch + ")")
             present.append(single)
         return present
 
@@ -234,6 +236,54 @@ class BranchGatedPattern(GatedPattern):
             pieces.append(text[last : found.start()])
             last = found.end()
         return [*pieces, text[last:]]
+
+
+MAX_FIRST_CHARS = 16  # a larger set rarely turns a position away: its test would only cost
+
+
+def first_char_guard(items: Any) -> str:
+    """A lookahead for the characters one of which every match of the parsed branch ``items``
+    starts with ("(?=[bcg])" for "\\b(?:go|be|come)"), or "" when that set is unknown or large.
+
+    The regex engine tries a branch that starts with a word boundary at every word start and
+    walks its alternatives there; the lookahead turns most positions away with one class test
+    (the longest branches are searched in about a third less time). Branches never match the
+    empty string (see :func:`gated`), so every match has a first character and the guard
+    changes no result.
+    """
+    chars = _first_chars(items)
+    if not chars or len(chars) > MAX_FIRST_CHARS:
+        return ""
+    return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
+
+
+def _first_chars(items: Any) -> frozenset[str] | None:
+    for op, arg in items:
+        if op is _c.AT or (op in (_c.ASSERT, _c.ASSERT_NOT) and arg[0] < 0):
+            continue  # zero-width: a boundary, or a look behind the position
+        if op is _c.LITERAL:
+            return frozenset(chr(arg))
+        if op is _c.IN:
+            chars: set[str] = set()
+            for kind, value in arg:
+                if kind is _c.LITERAL:
+                    chars.add(chr(value))
+                elif kind is _c.RANGE and value[1] - value[0] < MAX_FIRST_CHARS:
+                    chars.update(map(chr, range(value[0], value[1] + 1)))
+                else:
+                    return None  # negated classes, categories (\\w), wide ranges
+            return frozenset(chars)
+        if op is _c.BRANCH:
+            alternatives = [_first_chars(branch) for branch in arg[1]]
+            if any(a is None for a in alternatives):
+                return None
+            return frozenset().union(*alternatives)  # type: ignore[arg-type]
+        if op is _c.SUBPATTERN:
+            return _first_chars(arg[3])
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and arg[0] >= 1:
+            return _first_chars(arg[2])
+        return None  # optional parts, lookaheads, any character, ...
+    return None
 
 
 def _earliest(present: list[re.Pattern[str]], text: str, *span: int) -> re.Match[str] | None:
