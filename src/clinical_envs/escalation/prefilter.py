@@ -93,51 +93,56 @@ class GatedPattern:
     """A compiled pattern that first checks the text holds one of its required strings.
 
     Same results as the pattern for every method the grader uses; only faster when the check
-    fails. ``required`` is the set of strings, one of which every match contains.
+    fails. ``required`` is the set of strings, one of which every match contains. When the
+    check passes, the pattern runs behind its :func:`first_char_guard` (every match holds a
+    required string, so none is empty).
     """
 
-    __slots__ = ("_numbers", "compiled", "pattern", "required")
+    __slots__ = ("_numbers", "_run", "compiled", "pattern", "required")
 
-    def __init__(self, compiled: re.Pattern[str], required: frozenset[str]) -> None:
+    def __init__(
+        self, compiled: re.Pattern[str], required: frozenset[str], guard: bool = True
+    ) -> None:
         self.compiled = compiled
         self.pattern = compiled.pattern
         self.required = required
         self._numbers = _STRINGS.register(required)
+        self._run = _guarded(compiled) if guard else compiled
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
         if self._numbers.isdisjoint(_present(text)):
             return None
-        return self.compiled.search(text, *span)
+        return self._run.search(text, *span)
 
     def match(self, text: str, *span: int) -> re.Match[str] | None:
         if self._numbers.isdisjoint(_present(text)):
             return None
-        return self.compiled.match(text, *span)
+        return self._run.match(text, *span)
 
     def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
         if self._numbers.isdisjoint(_present(text)):
             return None
-        return self.compiled.fullmatch(text, *span)
+        return self._run.fullmatch(text, *span)
 
     def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
         if self._numbers.isdisjoint(_present(text)):
             return iter(())
-        return self.compiled.finditer(text, *span)
+        return self._run.finditer(text, *span)
 
     def findall(self, text: str, *span: int) -> list[Any]:
         if self._numbers.isdisjoint(_present(text)):
             return []
-        return self.compiled.findall(text, *span)
+        return self._run.findall(text, *span)
 
     def sub(self, repl: Any, text: str, count: int = 0) -> str:
         if self._numbers.isdisjoint(_present(text)):
             return text
-        return self.compiled.sub(repl, text, count)
+        return self._run.sub(repl, text, count)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
         if self._numbers.isdisjoint(_present(text)):
             return [text]
-        return self.compiled.split(text, maxsplit)
+        return self._run.split(text, maxsplit)
 
     def __repr__(self) -> str:
         return f"GatedPattern({self.pattern[:60]!r}, {len(self.required)} strings)"
@@ -160,7 +165,8 @@ class BranchGatedPattern(GatedPattern):
 
     def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
         needs = [required_strings(_parser.parse(b)) for b in branches]
-        super().__init__(compiled, frozenset().union(*(n for n in needs if n is not None)))
+        required = frozenset().union(*(n for n in needs if n is not None))
+        super().__init__(compiled, required, guard=False)  # each branch has its own guard
         self.head = head
         self.branches = branches
         self._always = sum(1 << i for i, n in enumerate(needs) if n is None)
@@ -255,6 +261,17 @@ def first_char_guard(items: Any) -> str:
     if not chars or len(chars) > MAX_FIRST_CHARS:
         return ""
     return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
+
+
+def _guarded(compiled: re.Pattern[str]) -> re.Pattern[str]:
+    """``compiled`` behind its first-character guard, if it has one."""
+    guard = first_char_guard(_parser.parse(compiled.pattern, compiled.flags))
+    if not guard:
+        return compiled
+    try:
+        return re.compile(guard + "(?:" + compiled.pattern + ")", compiled.flags)
+    except re.error:  # e.g. inline global flags, which must open the pattern
+        return compiled
 
 
 def _first_chars(items: Any) -> frozenset[str] | None:
