@@ -258,7 +258,7 @@ def first_char_guard(items: Any) -> str:
     changes no result.
     """
     chars = _first_chars(items)
-    if not chars or len(chars) > MAX_FIRST_CHARS:
+    if not chars or len(chars) > MAX_FIRST_CHARS or _engine_scans(items):
         return ""
     return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
 
@@ -272,6 +272,21 @@ def _guarded(compiled: re.Pattern[str]) -> re.Pattern[str]:
         return re.compile(guard + "(?:" + compiled.pattern + ")", compiled.flags)
     except re.error:  # e.g. inline global flags, which must open the pattern
         return compiled
+
+
+def _engine_scans(items: Any) -> bool:
+    """Whether the regex engine finds the pattern's start itself: it scans for a literal
+    prefix or a class of first characters when the pattern opens with a character, a class,
+    or an alternation of characters (re._compiler's info block), and otherwise tries every
+    position; only then does a guard help."""
+    while items and items[0][0] is _c.SUBPATTERN:
+        items = items[0][1][3]
+    if not items:
+        return False
+    op, arg = items[0]
+    if op is _c.BRANCH:
+        return all(branch and branch[0][0] is _c.LITERAL for branch in arg[1])
+    return op in (_c.LITERAL, _c.IN)
 
 
 def _first_chars(items: Any) -> frozenset[str] | None:
