@@ -17,6 +17,10 @@ Which strings occur is found once per text for every pattern together: one Aho-C
 (C speed) over all gate strings of all patterns, about 5 us for a clause, instead of a Python
 loop of substring tests per pattern (a reply runs over a hundred gates on a dozen texts). The
 answer is a pure function of the text, kept for the reply being graded (:func:`new_reply`).
+
+Once its strings are found, a pattern that opens with a word boundary or a look behind runs
+behind a lookahead for the characters its matches can start with (:func:`first_char_guard`):
+the regex engine scans for first characters itself only when a pattern opens with one.
 """
 
 from __future__ import annotations
