@@ -105,13 +105,16 @@ class GatedPattern:
     __slots__ = ("_numbers", "_run", "compiled", "pattern", "required")
 
     def __init__(
-        self, compiled: re.Pattern[str], required: frozenset[str], guard: bool = True
+        self,
+        compiled: re.Pattern[str],
+        required: frozenset[str],
+        run: re.Pattern[str] | None = None,
     ) -> None:
         self.compiled = compiled
         self.pattern = compiled.pattern
         self.required = required
         self._numbers = _STRINGS.register(required)
-        self._run = _guarded(compiled) if guard else compiled
+        self._run = compiled if run is None else run  # the same matches, maybe found faster
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
         if self._numbers.isdisjoint(_present(text)):
@@ -165,12 +168,11 @@ class BranchGatedPattern(GatedPattern):
     search, was most of the grading time on unseen replies.
     """
 
-    __slots__ = ("_always", "_masks", "_numbers", "_singles", "branches", "head")
+    __slots__ = ("_always", "_masks", "_singles", "branches", "head")
 
     def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
         needs = [required_strings(_parser.parse(b)) for b in branches]
-        required = frozenset().union(*(n for n in needs if n is not None))
-        super().__init__(compiled, required, guard=False)  # each branch has its own guard
+        super().__init__(compiled, frozenset().union(*(n for n in needs if n is not None)))
         self.head = head
         self.branches = branches
         self._always = sum(1 << i for i, n in enumerate(needs) if n is None)
@@ -178,8 +180,7 @@ class BranchGatedPattern(GatedPattern):
         for i, n in enumerate(needs):
             for number in _STRINGS.register(n or frozenset()):
                 masks[number] = masks.get(number, 0) | 1 << i
-        self._masks = masks
-        self._numbers = frozenset(masks)
+        self._masks = masks  # its keys are ``_numbers``: every string is some branch's
         self._singles: list[re.Pattern[str] | None] = [None] * len(branches)
 
     def _present(self, text: str) -> list[re.Pattern[str]]:
@@ -267,15 +268,15 @@ def first_char_guard(items: Any) -> str:
     return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
 
 
-def _guarded(compiled: re.Pattern[str]) -> re.Pattern[str]:
-    """``compiled`` behind its first-character guard, if it has one."""
-    guard = first_char_guard(_parser.parse(compiled.pattern, compiled.flags))
+def _guarded(compiled: re.Pattern[str], parsed: Any) -> re.Pattern[str] | None:
+    """``compiled`` (parsed as ``parsed``) behind its first-character guard, if it has one."""
+    guard = first_char_guard(parsed)
     if not guard:
-        return compiled
+        return None
     try:
         return re.compile(guard + "(?:" + compiled.pattern + ")", compiled.flags)
     except re.error:  # e.g. inline global flags, which must open the pattern
-        return compiled
+        return None
 
 
 def _engine_scans(items: Any) -> bool:
@@ -361,8 +362,11 @@ def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None 
         and _parser.parse(compiled.pattern).getwidth()[0] > 0
     ):  # no empty matches: the branch-by-branch scan need not copy re's rules for them
         return BranchGatedPattern(compiled, head, branches)
-    required = required_strings(_parser.parse(compiled.pattern, compiled.flags))
-    return compiled if required is None else GatedPattern(compiled, required)
+    parsed = _parser.parse(compiled.pattern, compiled.flags)
+    required = required_strings(parsed)
+    if required is None:
+        return compiled
+    return GatedPattern(compiled, required, _guarded(compiled, parsed))
 
 
 def top_level_branches(pattern: str) -> list[str]:
