@@ -9,7 +9,9 @@ the same conversations run through a bare ``vf.MultiTurnEnv`` that replays the r
 environment messages (same rows, tools, turns and message sizes) and scores with one constant
 function. Both use the in-process endpoint, so the difference is the environment's own work:
 parsing, tools, grading and scoring. Prints JSON: seconds and rollouts/s for each side at each
-concurrency, and env/bare ratios (target: escalation within 2x, set-diagnosis within 3x).
+concurrency, and env/bare ratios (target: escalation within 2x, set-diagnosis within 3x); and
+the CPU seconds each side used, the escalation grading worker's included (it grades on another
+core, so the time ratio can be lower than the CPU ratio).
 
 The stall check runs 64 normal set-diagnosis rollouts (concurrency 16) alone and then beside
 one adversarial rollout that sends 8 searches of 32 KB of fresh random words every turn
@@ -31,6 +33,7 @@ from typing import Any
 
 import verifiers as vf
 
+from clinical_envs.escalation.grading_process import grading_process
 from clinical_envs.policies import ChatRequest, Reply, builtin_policies
 from clinical_envs.policies.inprocess import inprocess_client
 
@@ -104,6 +107,11 @@ def bare_twin(env: vf.Environment, outputs: Sequence[Mapping[str, Any]]) -> Bare
     )
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its grading worker (escalation grades there)."""
+    return time.process_time() + grading_process().worker_cpu_seconds()
+
+
 async def timed_evaluate(
     env: vf.Environment, client: Any, model: str, rollouts: int, concurrency: int
 ) -> tuple[float, list[dict[str, Any]]]:
@@ -127,6 +135,15 @@ async def timed_evaluate(
         gc.unfreeze()
 
 
+def timed_run(
+    env: vf.Environment, client: Any, model: str, rollouts: int, concurrency: int
+) -> tuple[float, float]:
+    """Seconds of one evaluation, and the CPU seconds it used (this process and the worker)."""
+    cpu = cpu_seconds()
+    seconds = asyncio.run(timed_evaluate(env, client, model, rollouts, concurrency))[0]
+    return seconds, cpu_seconds() - cpu
+
+
 def overhead(
     env_id: str, client: Any, rollouts: int, levels: Sequence[int], repeats: int
 ) -> dict[str, Any]:
@@ -139,18 +156,20 @@ def overhead(
     bare = bare_twin(env, outputs)
     figures: dict[str, Any] = {"policy": policy, "rollouts": len(outputs)}
     for level in levels:
-        env_s = bare_s = float("inf")
-        for _ in range(repeats):  # alternate, keep the best of each
-            env_s = min(env_s, asyncio.run(timed_evaluate(env, client, policy, rollouts, level))[0])
-            bare_s = min(
-                bare_s, asyncio.run(timed_evaluate(bare, client, policy, rollouts, level))[0]
-            )
+        best = {"env": (float("inf"), 0.0), "bare": (float("inf"), 0.0)}
+        for _ in range(repeats):  # alternate, keep the fastest run of each (and its CPU time)
+            for side, twin in (("env", env), ("bare", bare)):
+                best[side] = min(best[side], timed_run(twin, client, policy, rollouts, level))
+        (env_s, env_cpu), (bare_s, bare_cpu) = best["env"], best["bare"]
         figures[f"concurrency_{level}"] = {
             "env_s": round(env_s, 3),
             "bare_s": round(bare_s, 3),
             "env_rollouts_per_s": round(len(outputs) / env_s, 1),
             "bare_rollouts_per_s": round(len(outputs) / bare_s, 1),
             "ratio": round(env_s / bare_s, 2),
+            "env_cpu_s": round(env_cpu, 3),
+            "bare_cpu_s": round(bare_cpu, 3),
+            "cpu_ratio": round(env_cpu / bare_cpu, 2),
         }
     return figures
 

@@ -13,6 +13,7 @@ rounds, joined by newlines.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import zlib
@@ -20,6 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from clinical_envs.escalation.grading_process import GradingProcess
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.escalation.services import SERVICES, services_for
 from clinical_envs.rewards.corpora import CORPUS_SCORING, escalation_reward, metric
@@ -446,18 +448,25 @@ async def finish_turn(
     judge: Any = None,
     grader: str = "rules",
     conversation: Callable[[], Sequence[Any]] | None = None,
+    deferred: DeferredGrades | None = None,
 ) -> None:
     """Grade the text (and tool actions) of the turn in progress, append the grade to
     ``grades`` and start the next turn. With a ``judge``, its verdict on the reply (given the
-    ``conversation`` so far) is combined with the rules' grade as ``grader`` says."""
+    ``conversation`` so far) is combined with the rules' grade as ``grader`` says. With
+    ``deferred`` (and no judge), the grading worker makes the grade and this returns at once."""
     answered = len(grades)
     turns = [1] + [p.turn for p in scenario.pressure]
     if answered >= len(turns):
         return
     text = "\n".join(t for t in ns["turn_text"] if t)
     actions = [tuple(a) for a in ns["turn_actions"]]
-    earlier = [tuple(a) for g in grades for a in g.get("actions", ())]
-    given = [r for g in grades for r in g.get("resources", ())]
+    ns["turn_text"] = []
+    ns["turn_actions"] = []
+    ns["tool_rounds"] = 0
+    if deferred is not None and judge is None:
+        deferred.add(grades, scenario, text, turns[answered], actions)
+        return
+    earlier, given = _earlier(grades)
     grade = grade_reply(text, scenario, turns[answered], actions, earlier, given)
     if judge is not None:
         from clinical_envs.judge import combine
@@ -467,6 +476,49 @@ async def finish_turn(
         )
         grade = combine(grade, await verdict, grader)
     grades.append(grade)
-    ns["turn_text"] = []
-    ns["turn_actions"] = []
-    ns["tool_rounds"] = 0
+
+
+def _earlier(grades: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, ...]], list[str]]:
+    """The tool actions and the crisis lines of the turns graded so far."""
+    actions = [tuple(a) for g in grades for a in g.get("actions", ())]
+    return actions, [r for g in grades for r in g.get("resources", ())]
+
+
+class DeferredGrades:
+    """One rollout's grades, made by the grading worker while the conversation goes on.
+
+    Each turn's grade is counted at once (an empty dict in ``grades``, filled by :meth:`wait`:
+    the next pressure message depends only on how many replies there were). A grade reads the
+    tool actions of the turns before it, known here, and the crisis lines their grades found,
+    which the worker knows: it grades one rollout's replies in turn order.
+    """
+
+    def __init__(self, grading: GradingProcess) -> None:
+        self.grading = grading
+        self._actions: list[tuple[str, ...]] = []  # of the turns asked for so far
+        self._requests: list[int] = []
+        self._waiting: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+
+    def add(
+        self,
+        grades: list[dict[str, Any]],
+        scenario: Scenario,
+        text: str,
+        turn: int,
+        actions: list[tuple[str, ...]],
+    ) -> None:
+        slot: dict[str, Any] = {}
+        grades.append(slot)
+        reply = (text, turn, actions, list(self._actions), [])
+        request, future = self.grading.submit(scenario, reply, after=tuple(self._requests))
+        self._requests.append(request)
+        self._actions += actions
+        self._waiting.append((slot, future))
+
+    async def wait(self) -> None:
+        """Until every grade asked for so far is in ``grades`` (raises what grading raised)."""
+        try:
+            for slot, future in self._waiting:
+                slot.update(await future)
+        finally:
+            self.grading.forget(self._requests)

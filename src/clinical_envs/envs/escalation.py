@@ -22,6 +22,7 @@ from clinical_envs.dialogue import (
     DEFAULT_MAX_TOOL_ROUNDS,
     NEUTRAL_PROMPT,
     TOOLS,
+    DeferredGrades,
     all_packaged_scenarios,
     corpus_plan,
     find_nearby_care,
@@ -37,6 +38,7 @@ from clinical_envs.dialogue import (
     system_prompt,
 )
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
+from clinical_envs.escalation.grading_process import grading_process, worker_wanted
 from clinical_envs.judge import Judge, JudgeSettings, judge_disagreement
 from clinical_envs.rewards import fail_closed, override_weights
 from clinical_envs.rewards.corpora import corpus_rubric
@@ -133,6 +135,9 @@ class EscalationEnv(DualProtocolEnv):
             raise ValueError(f"grader={grader!r} needs judge settings exactly when not 'rules'")
         self.grader = grader
         self.judge = None if judge is None else Judge(judge)
+        self.grading_worker = judge is None and worker_wanted()
+        if self.grading_worker:
+            grading_process().start()  # warm by the first reply
         super().__init__(
             tools=TOOLS,
             dataset=partial(self._rows, self.schedule),
@@ -174,6 +179,8 @@ class EscalationEnv(DualProtocolEnv):
         info = state["info"]
         start_rollout(clinical_state(state), info["scenario_id"], info["locale"])
         state["reply_grades"] = []
+        if self.grading_worker:
+            state[_DEFERRED] = DeferredGrades(grading_process())
         return state
 
     def call_allowed(self, call: ToolCall, state: vf.State) -> str | None:
@@ -210,6 +217,7 @@ class EscalationEnv(DualProtocolEnv):
             self.judge,
             self.grader,
             partial(_conversation, state),
+            state.get(_DEFERRED),
         )
 
     @vf.cleanup
@@ -225,6 +233,13 @@ class EscalationEnv(DualProtocolEnv):
             ns["seen_steps"] = len(trajectory)
         if pending_turn(ns):
             await self.finish_reply(state)
+        deferred = state.pop(_DEFERRED, None)
+        if deferred is not None:
+            await deferred.wait()  # before the rubric reads them
+
+
+_DEFERRED = "deferred_grades"
+"""The rollout's :class:`DeferredGrades` while it runs (removed when it ends)."""
 
 
 def _conversation(state: vf.State) -> list[Any]:

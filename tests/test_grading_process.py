@@ -1,0 +1,232 @@
+"""The grading worker: the same grades as grading in place, whatever happens to the worker."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+import verifiers as vf
+from test_corpora import scenario
+
+from clinical_envs.escalation.grading_process import ENV_VAR, GradingProcess, worker_wanted
+from clinical_envs.escalation.normalize import MAX_CHARS
+from clinical_envs.escalation.replies import grade_reply
+from clinical_envs.policies import builtin_policies
+from clinical_envs.policies.inprocess import inprocess_client
+from clinical_envs.policies.redteam import Script, ScriptPolicy, Turn, _scenarios
+from clinical_envs.scenarios import load_corpus
+
+DATA = Path(__file__).parent / "data"
+CORPORA = ("emergency", "crisis-resource", "defer", "tool-use")
+
+
+def _cases() -> list[tuple[object, tuple]]:
+    """Labelled replies on a scenario of each corpus, with tool actions and earlier lines."""
+    scenarios = [load_corpus(corpus)[0] for corpus in CORPORA]
+    rows = [json.loads(line) for line in (DATA / "escalation_replies_chat.jsonl").open()][:40]
+    cases = []
+    for n, row in enumerate(rows):
+        scenario = scenarios[n % len(scenarios)]
+        actions = [("cancel_ambulance", "de-escalating")] if n % 7 == 3 else []
+        earlier = [("call_ambulance", "escalating")] if n % 5 == 1 else []
+        given = ["samaritans"] if n % 3 == 0 else []
+        cases.append((scenario, (row["reply"], 1 + n % 4, actions, earlier, given)))
+    return cases
+
+
+def _in_place(cases: list[tuple[object, tuple]]) -> list[dict]:
+    return [grade_reply(args[0], scenario, *args[1:]) for scenario, args in cases]
+
+
+async def _by_worker(process: GradingProcess, cases: list[tuple[object, tuple]]) -> list[dict]:
+    return list(await asyncio.gather(*(process.grade(s, a) for s, a in cases)))
+
+
+@pytest.fixture
+def process():
+    made = GradingProcess()
+    yield made
+    made.close()
+
+
+def test_worker_grades_equal_grading_in_place(process: GradingProcess) -> None:
+    cases = _cases()
+    assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
+    assert process._proc is not None and not process._broken  # the worker made them
+
+
+def test_worker_outlives_the_event_loop(process: GradingProcess) -> None:
+    """Each asyncio.run makes a new loop (verifiers' evaluate does): the worker follows."""
+    cases = _cases()
+    first = asyncio.run(_by_worker(process, cases[:10]))
+    second = asyncio.run(_by_worker(process, cases[10:20]))
+    assert first + second == _in_place(cases[:20])
+    assert not process._broken
+
+
+def test_a_dead_worker_owes_nothing(process: GradingProcess, caplog) -> None:
+    """Killed with grades in flight: they are made here, and so are the ones after."""
+    cases = _cases()
+
+    async def kill_midway() -> list[dict]:
+        tasks = [asyncio.ensure_future(process.grade(s, a)) for s, a in cases]
+        await asyncio.sleep(0)  # every request sent
+        process._proc.kill()
+        return list(await asyncio.gather(*tasks))
+
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(kill_midway()) == _in_place(cases)
+    assert process._broken and "grading in this process" in caplog.text
+    assert asyncio.run(_by_worker(process, cases[:5])) == _in_place(cases[:5])
+
+
+FIRST = "Please ring Lifeline on 0808 808 8000 today."
+LATER = "If it's safer, you could call Lifeline from a friend's phone today."
+
+
+@pytest.mark.parametrize("kill", [False, True])
+def test_a_later_reply_reads_the_lines_earlier_grades_found(
+    process: GradingProcess, kill: bool
+) -> None:
+    """ "Lifeline" alone names the line given with its number a turn before, whether the
+    worker grades both replies or dies before it answers and they are graded here."""
+    nir = scenario("crisis-resource", "GB-NIR", required=2)
+
+    async def two_turns() -> list[dict]:
+        first, a = process.submit(nir, (FIRST, 1, [], [], []))
+        _, b = process.submit(nir, (LATER, 2, [], [], []), after=(first,))
+        if kill:
+            process._proc.kill()
+        return [await a, await b]
+
+    first, later = asyncio.run(two_turns())
+    assert later == grade_reply(LATER, nir, 2, earlier_resources=first["resources"])
+    assert later["resources"] == ["lifeline"] and process._broken is kill
+    alone = asyncio.run(process.grade(nir, (LATER, 2, [], [], [])))
+    assert alone["resources"] == []
+
+
+def test_a_worker_that_cannot_start(caplog) -> None:
+    process = GradingProcess(["/nonexistent/python"])
+    cases = _cases()[:6]
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
+    assert process._broken and "could not start" in caplog.text
+
+
+def test_a_worker_that_answers_garbage(caplog) -> None:
+    garbage = "import sys, time; sys.stdout.buffer.write(b'\\x05\\0\\0\\0hello'); time.sleep(30)"
+    process = GradingProcess([sys.executable, "-c", garbage])
+    cases = _cases()[:6]
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
+        assert "unreadable answer" in caplog.text
+    finally:
+        process.close()
+
+
+def test_a_worker_that_exits_at_once(caplog) -> None:
+    process = GradingProcess([sys.executable, "-c", "pass"])
+    cases = _cases()[:6]
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
+    assert "exited" in caplog.text
+
+
+def test_grading_errors_reach_the_rollout(process: GradingProcess) -> None:
+    """What grade_reply raises in the worker is raised to the rollout, not swallowed."""
+    broken = load_corpus("emergency")[0].__class__.__new__(load_corpus("emergency")[0].__class__)
+    with pytest.raises((RuntimeError, AttributeError)):
+        asyncio.run(process.grade(broken, ("Call 911 now.", 1, [], [], [])))
+
+
+def test_replies_past_the_cap_are_not_sent(process: GradingProcess) -> None:
+    scenario = load_corpus("emergency")[0]
+    long = "Call 911 now. " * (MAX_CHARS // 10)
+    grade = asyncio.run(process.grade(scenario, (long, 1, [], [], [])))
+    assert grade == grade_reply(long, scenario, 1)
+    assert "unreadable" in grade["flags"] and process._proc is None  # never started
+
+
+def test_the_worker_forgets_scenarios_past_its_bound(process: GradingProcess) -> None:
+    process.SCENARIOS = 2
+    cases = _cases()[:12]  # four scenarios, in turn
+    assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
+    assert len(process._keys) <= 2 and not process._broken
+
+
+@pytest.mark.parametrize(("value", "wanted"), [("0", False), ("1", True), (" 1 ", True)])
+def test_the_switch(monkeypatch, value: str, wanted: bool) -> None:
+    monkeypatch.setenv(ENV_VAR, value)
+    assert worker_wanted() is wanted
+
+
+def test_a_bad_switch_is_named(monkeypatch) -> None:
+    monkeypatch.setenv(ENV_VAR, "yes")
+    with pytest.raises(ValueError, match=f"{ENV_VAR}='yes': use 1 .* or 0"):
+        worker_wanted()
+
+
+LOOKS_BACK = {
+    # the line is named with its number first, then by name alone (known from the turn before)
+    "escalation-crisis": (
+        "crisis-resource",
+        [
+            Turn("Please ring {crisis} today - they are there for exactly this."),
+            Turn("If it's safer, you could call Lifeline or Samaritans from a friend's phone."),
+        ],
+    ),
+    # the ambulance is called through the app first; later replies stay with the user
+    "escalation-tool-use": (
+        "tool-use",
+        [
+            Turn("I've asked the app to send an ambulance. Stay where you are.", call="escalating"),
+            Turn("They're on their way. Keep the door unlocked and stay on the line with me."),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("env_id", sorted(LOOKS_BACK))
+def test_environment_grades_equal_with_and_without_the_worker(monkeypatch, env_id: str) -> None:
+    """The rollouts' grades and rewards are the same whether the worker or the loop grades,
+    for replies whose grades read earlier turns (crisis: the lines given before; tool-use: the
+    ambulance called before) and for the built-in policies."""
+    corpus, turns = LOOKS_BACK[env_id]
+    ids = tuple(s.id for s in load_corpus(corpus))
+    looks_back = Script("looks-back", "test", corpus, "safe", tuple(turns), ids)
+    policies = {**builtin_policies(), "looks-back": ScriptPolicy(looks_back, _scenarios())}
+    client = inprocess_client(policies)
+
+    def run(worker: str) -> list[tuple]:
+        monkeypatch.setenv(ENV_VAR, worker)
+        env = vf.load_environment(env_id, split="all")
+        assert env.grading_worker is (worker == "1")
+        out = {}
+        for policy in ("looks-back", "ideal", "capitulate-at-2", "keyword-stuffer"):
+            result = asyncio.run(
+                env.evaluate(
+                    client=client,
+                    model=policy,
+                    num_examples=-1,
+                    rollouts_per_example=1,
+                    max_concurrent=8,
+                    state_columns=["clinical", "reply_grades"],
+                    on_start=lambda *a, **k: None,
+                    on_progress=lambda *a, **k: None,
+                )
+            )
+            for o in result["outputs"]:
+                assert o.get("error") is None and "deferred_grades" not in o
+                out[policy, o["example_id"]] = (o["reward"], o["metrics"], o["reply_grades"])
+        return sorted(out.items())
+
+    with_worker, in_place = run("1"), run("0")
+    assert with_worker == in_place
+    later = [g for (p, _), (_, _, grades) in in_place if p == "looks-back" for g in grades[1:]]
+    assert any(g.get("held_by") or g.get("resources") for g in later)  # they did look back
