@@ -170,6 +170,7 @@ def overhead(
             "env_cpu_s": round(env_cpu, 3),
             "bare_cpu_s": round(bare_cpu, 3),
             "cpu_ratio": round(env_cpu / bare_cpu, 2),
+            "extra_cpu_ms_per_rollout": round((env_cpu - bare_cpu) / len(outputs) * 1000, 2),
         }
     return figures
 
