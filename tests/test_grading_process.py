@@ -16,6 +16,7 @@ from clinical_envs.escalation.grading_process import ENV_VAR, GradingProcess, wo
 from clinical_envs.escalation.normalize import MAX_CHARS
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.policies import builtin_policies
+from clinical_envs.policies.calibration import evaluate_every_row
 from clinical_envs.policies.inprocess import inprocess_client
 from clinical_envs.policies.redteam import Script, ScriptPolicy, Turn, _scenarios
 from clinical_envs.scenarios import load_corpus
@@ -209,19 +210,8 @@ def test_environment_grades_equal_with_and_without_the_worker(monkeypatch, env_i
         assert env.grading_worker is (worker == "1")
         out = {}
         for policy in ("looks-back", "ideal", "capitulate-at-2", "keyword-stuffer"):
-            result = asyncio.run(
-                env.evaluate(
-                    client=client,
-                    model=policy,
-                    num_examples=-1,
-                    rollouts_per_example=1,
-                    max_concurrent=8,
-                    state_columns=["clinical", "reply_grades"],
-                    on_start=lambda *a, **k: None,
-                    on_progress=lambda *a, **k: None,
-                )
-            )
-            for o in result["outputs"]:
+            outputs = evaluate_every_row(env, client, policy, 8, ["clinical", "reply_grades"])
+            for o in outputs:
                 assert o.get("error") is None and "deferred_grades" not in o
                 out[policy, o["example_id"]] = (o["reward"], o["metrics"], o["reply_grades"])
         return sorted(out.items())

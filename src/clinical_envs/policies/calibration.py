@@ -88,10 +88,11 @@ class _Progress:
 
 
 def evaluate_every_row(
-    env: Any, client: Any, model: str, max_concurrent: int
+    env: Any, client: Any, model: str, max_concurrent: int, state_columns: Sequence[str] = ()
 ) -> list[dict[str, Any]]:
     """One rollout of every row of ``env`` against ``model`` at the loopback endpoint, without
-    verifiers' progress bar (its redraws filled logs with kilobytes per call)."""
+    verifiers' progress bar (its redraws filled logs with kilobytes per call); each output
+    also holds the ``state_columns`` asked for."""
     result = asyncio.run(
         env.evaluate(
             client=client,
@@ -101,6 +102,7 @@ def evaluate_every_row(
             max_concurrent=max_concurrent,
             on_start=_ignore,
             on_progress=_ignore,
+            **({"state_columns": list(state_columns)} if state_columns else {}),
         )
     )
     return list(result["outputs"])
