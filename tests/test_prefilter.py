@@ -8,7 +8,7 @@ from pathlib import Path
 from re import _parser  # type: ignore[attr-defined]
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinical_envs.escalation import attribution, classifier, crisis, normalize
@@ -224,3 +224,64 @@ def test_a_guard_changes_no_match(words):
         assert guard
         spans = [m.span() for m in re.compile(guard + "(?:" + source + ")").finditer(text)]
         assert spans == [m.span() for m in plain.finditer(text)]
+
+
+# The plain forms of the normaliser's and the attribution step's patterns that were rewritten
+# so the regex engine can scan for their first character (a look behind moved after it, or a
+# lookahead for the characters they start with).
+PLAIN_FORMS = {
+    "normalize._SPACED_NUMBER": (
+        r"(?<![\w.,/])(\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)",
+        0,
+    ),
+    "attribution._SINGLE_QUOTED": (r"(?<![\w'])'(?=\w)[^'\n]{1,300}?(?<=[\w.!?,])'(?![\w])", 0),
+    "attribution._OR_AT_LINE_END": (r"(\bor)[ \t]*:?[ \t]*\n+[ \t]*(?=\S)", 0),
+    "attribution._SENTENCE_END": (r"([.!?]+)(?=\s|$)|\n+|\s\|\s", 0),
+    "attribution._CLAUSE": (r";|\s-+\s|:\s+|,?\s(?:but|however|although|though)\s", 0),
+}
+PIECES = [
+    *"abo'\"-.,;:!?|/ \t\n07_",
+    "or",
+    "for",
+    "or:\n",
+    "for\nx",
+    "or\ny",
+    "  or \n\n ",
+    "9 1 1",
+    "1-2-3",
+    "1.2",
+    "it's",
+    "'go now'",
+    "x'y'",
+    "''a'",
+    " but ",
+    " - ",
+    "éo",
+    "\u00b9",
+]
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_FORMS))
+@settings(max_examples=400)
+@given(pieces=st.lists(st.sampled_from(PIECES), max_size=40))
+def test_rewritten_patterns_match_as_their_plain_forms(name: str, pieces: list[str]) -> None:
+    module, attr = name.split(".")
+    fast = getattr({"normalize": normalize, "attribution": attribution}[module], attr)
+    plain = re.compile(*PLAIN_FORMS[name])
+    text = "".join(pieces)
+    spans = [(m.span(), m.groups()) for m in fast.finditer(text)]
+    assert spans == [(m.span(), m.groups()) for m in plain.finditer(text)]
+    assert fast.split(text) == plain.split(text)
+    assert fast.sub("#", text) == plain.sub("#", text)
+
+
+@given(pieces=st.lists(st.sampled_from([*PIECES, "-", "--", " rather than", " instead of"])))
+def test_skipped_passes_could_not_have_matched(pieces: list[str]) -> None:
+    """A pass skipped because a character or word it needs is missing would change nothing."""
+    text = "".join(pieces)
+    assert attribution._no_leading_dash(text) == attribution._LEADING_DASH.sub("", text)
+    assert classifier._rather_than_dropped(text) == classifier._RATHER_THAN.sub("", text)
+    if not normalize._STROKE.search(text):
+        assert normalize._STRUCK.sub("", text) == text
+    if not normalize._SUPERSCRIPT_CHAR.search(text):
+        assert normalize._FOOTNOTE_MARK.sub(r"\1", text) == text

@@ -356,7 +356,7 @@ def _bare_go(sentence: Sentence, own: Sequence[Sentence]) -> bool:
     clauses = sentence.clauses
     if lx.BARE_GO.match(sentence.text):
         return True
-    first = _RATHER_THAN.sub("", clauses[0].split(",")[0]) if clauses else ""
+    first = _rather_than_dropped(clauses[0].split(",")[0]) if clauses else ""
     if (
         clauses
         and (lx.BARE_GO.match(clauses[0]) or _go_now_lead(first))
@@ -371,6 +371,14 @@ def _bare_go(sentence: Sentence, own: Sequence[Sentence]) -> bool:
 
 
 _RATHER_THAN = re.compile(r"\s+(?:rather than|instead of)\b.*$")
+
+
+def _rather_than_dropped(part: str) -> str:
+    if "rather than" not in part and "instead of" not in part:
+        return part
+    return _RATHER_THAN.sub("", part)
+
+
 _GO_WHEN = re.compile(r"\b(?:now|tonight|right away|straight away|immediately)$")
 
 

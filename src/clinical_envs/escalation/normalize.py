@@ -53,6 +53,9 @@ _FOOTNOTE_MARK = re.compile(
 _UNCLOSED_THINK = re.compile(r"</?think\b", re.IGNORECASE)
 _BIDI_OVERRIDE = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _STRUCK = re.compile("[^\u0334-\u0338][\u0300-\u036f]*[\u0334-\u0338]+")
+# Each of the two patterns above needs one of these characters (a test is cheaper than a pass).
+_STROKE = re.compile("[\u0334-\u0338]")
+_SUPERSCRIPT_CHAR = re.compile(f"[{_SUPERSCRIPT}]")
 _TAG = re.compile(r"</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>")
 _BREAK_TAG = re.compile(r"<(?:br|p|div|li|tr|h[1-6])\b[^>]*>", re.IGNORECASE)
 _ENTITIES = {"&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
@@ -129,7 +132,8 @@ _DIGIT_WORDS = {
 _SPELLED_RUN = re.compile(
     r"\b(?:" + "|".join(_DIGIT_WORDS) + r")(?:[ \t-]+(?:" + "|".join(_DIGIT_WORDS) + r")\b){2,}"
 )
-_SPACED_NUMBER = re.compile(r"(?<![\w.,/])(\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)")
+# The look behind follows the first digit, so the engine scans for digits ("(?<![\w.,/])(\d)").
+_SPACED_NUMBER = re.compile(r"(\d)(?<![\w.,/]\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)")
 _SHORT_NUMBERS = frozenset({"911", "999", "000", "112", "111", "988"})
 # Runs of blanks after a word become one space (a lone space is left alone: nothing to do);
 # indentation is kept: it marks code blocks.
@@ -188,7 +192,10 @@ def fold_unicode(text: str) -> str:
     """
     if text.isascii():
         return text
-    text = _FOOTNOTE_MARK.sub(r"\1", _STRUCK.sub("", text))
+    if _STROKE.search(text):
+        text = _STRUCK.sub("", text)
+    if _SUPERSCRIPT_CHAR.search(text):
+        text = _FOOTNOTE_MARK.sub(r"\1", text)
     text = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
     if text.isascii():
         return text
