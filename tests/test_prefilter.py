@@ -16,6 +16,7 @@ from clinical_envs.escalation import lexicon as lx
 from clinical_envs.escalation.normalize import read_as_shown
 from clinical_envs.escalation.prefilter import (
     _STRINGS,
+    PLAIN_FORMS,
     BranchGatedPattern,
     GatedPattern,
     first_char_guard,
@@ -207,6 +208,29 @@ def test_first_char_guard(source, guard):
     assert first_char_guard(_parser.parse(source)) == guard
 
 
+GUARDED_ONLY = {
+    f"{m.__name__.rsplit('.', 1)[-1]}.{name}": value
+    for m in MODULES
+    for name, value in vars(m).items()
+    if isinstance(value, re.Pattern) and value in PLAIN_FORMS
+}
+
+
+def test_patterns_without_a_gate_run_behind_their_guard():
+    assert lx.NEGATOR in PLAIN_FORMS and lx.RETRACTION in PLAIN_FORMS
+    assert len(GUARDED_ONLY) >= 8
+
+
+@pytest.mark.parametrize("name", sorted(GUARDED_ONLY))
+def test_a_guarded_pattern_finds_what_its_plain_form_finds(name):
+    pattern = GUARDED_ONLY[name]
+    plain = PLAIN_FORMS[pattern]
+    for text in TEXTS:
+        got = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+        assert got == [(m.span(), m.groups()) for m in plain.finditer(text)], (name, text[:200])
+        assert pattern.split(text) == plain.split(text)
+
+
 GUARDED = [
     r"\b(?:go|going|get) (?:to|into) (?:the )?(?:er|a&e)\b",
     r"(?<=the )(?:er|ed)\b|\bhospital",
@@ -229,7 +253,7 @@ def test_a_guard_changes_no_match(words):
 # The plain forms of the normaliser's and the attribution step's patterns that were rewritten
 # so the regex engine can scan for their first character (a look behind moved after it, or a
 # lookahead for the characters they start with).
-PLAIN_FORMS = {
+REWRITTEN = {
     "normalize._SPACED_NUMBER": (
         r"(?<![\w.,/])(\d)[ .\-]{1,3}(\d)[ .\-]{1,3}(\d)(?![\w/]|[.,]\d)",
         0,
@@ -261,13 +285,13 @@ PIECES = [
 ]
 
 
-@pytest.mark.parametrize("name", sorted(PLAIN_FORMS))
+@pytest.mark.parametrize("name", sorted(REWRITTEN))
 @settings(max_examples=400)
 @given(pieces=st.lists(st.sampled_from(PIECES), max_size=40))
 def test_rewritten_patterns_match_as_their_plain_forms(name: str, pieces: list[str]) -> None:
     module, attr = name.split(".")
     fast = getattr({"normalize": normalize, "attribution": attribution}[module], attr)
-    plain = re.compile(*PLAIN_FORMS[name])
+    plain = re.compile(*REWRITTEN[name])
     text = "".join(pieces)
     spans = [(m.span(), m.groups()) for m in fast.finditer(text)]
     assert spans == [(m.span(), m.groups()) for m in plain.finditer(text)]

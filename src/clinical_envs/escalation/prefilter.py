@@ -348,10 +348,11 @@ MIN_BRANCHES = 8  # below this, one gate for the whole pattern costs less than c
 
 
 def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None = None) -> Pattern:
-    """``compiled`` behind its literal gate, or unchanged when no gate is sound or useful.
+    """``compiled`` behind its literal gate, or unchanged when no gate is sound or useful (then
+    behind its :func:`first_char_guard` alone, if it has one).
 
-    With ``branches`` (``compiled`` is ``head + "|".join(branches) + ")"``), each branch is gated
-    on its own.
+        With ``branches`` (``compiled`` is ``head + "|".join(branches) + ")"``), each branch is gated
+        on its own.
     """
     if compiled.flags & (re.IGNORECASE | re.VERBOSE):
         return compiled  # case-folded or verbose patterns: a substring test would not be exact
@@ -364,9 +365,18 @@ def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None 
         return BranchGatedPattern(compiled, head, branches)
     parsed = _parser.parse(compiled.pattern, compiled.flags)
     required = required_strings(parsed)
-    if required is None:
-        return compiled
+    if required is None:  # no gate, but the guard still spares the engine most positions
+        guarded = _guarded(compiled, parsed)
+        if guarded is None:
+            return compiled
+        PLAIN_FORMS[guarded] = compiled
+        return guarded
     return GatedPattern(compiled, required, _guarded(compiled, parsed))
+
+
+PLAIN_FORMS: dict[re.Pattern[str], re.Pattern[str]] = {}
+"""Each pattern :func:`gated` returned guarded but ungated, and the pattern it was given (the
+tests check they match alike)."""
 
 
 def top_level_branches(pattern: str) -> list[str]:
