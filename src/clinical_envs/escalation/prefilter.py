@@ -351,8 +351,8 @@ def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None 
     """``compiled`` behind its literal gate, or unchanged when no gate is sound or useful (then
     behind its :func:`first_char_guard` alone, if it has one).
 
-        With ``branches`` (``compiled`` is ``head + "|".join(branches) + ")"``), each branch is gated
-        on its own.
+    With ``branches`` (``compiled`` is ``head + "|".join(branches) + ")"``), each branch is gated
+    on its own.
     """
     if compiled.flags & (re.IGNORECASE | re.VERBOSE):
         return compiled  # case-folded or verbose patterns: a substring test would not be exact
