@@ -5,14 +5,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import pickle
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 import verifiers as vf
 from test_corpora import scenario
 
-from clinical_envs.escalation.grading_process import ENV_VAR, GradingProcess, worker_wanted
+from clinical_envs.escalation.grading_process import (
+    ENV_VAR,
+    GradingProcess,
+    frame,
+    serve,
+    whole_frames,
+    worker_wanted,
+)
 from clinical_envs.escalation.normalize import MAX_CHARS
 from clinical_envs.escalation.replies import grade_reply
 from clinical_envs.policies import builtin_policies
@@ -159,6 +169,79 @@ def test_the_worker_forgets_scenarios_past_its_bound(process: GradingProcess) ->
     cases = _cases()[:12]  # four scenarios, in turn
     assert asyncio.run(_by_worker(process, cases)) == _in_place(cases)
     assert len(process._keys) <= 2 and not process._broken
+
+
+def test_a_rollout_takes_back_what_the_worker_has_not_reached(process: GradingProcess) -> None:
+    """Replies queued behind another in the worker are graded here at the rollout's end, a
+    crisis reply after the earlier replies it reads (taken back too, or answered); the one the
+    worker may have begun is left to it."""
+    defer, nir = load_corpus("defer")[0], scenario("crisis-resource", "GB-NIR", required=2)
+    rest = "Rest and fluids; see your GP if it is no better in a few days."
+
+    async def rollout() -> list[dict]:
+        _, begun = process.submit(defer, (rest, 1, [], [], []))
+        first, a = process.submit(nir, (FIRST, 1, [], [], []))
+        second, b = process.submit(nir, (LATER, 2, [], [], []), after=(first,))
+        third, c = process.submit(nir, (LATER, 3, [], [], []), after=(first, second))
+        process.take_back([first, second, third])
+        assert process.graded_here == 0  # the worker has not said it is behind
+        process._worker_queue = 3  # as its answers say when it is (see the test of serve)
+        process.take_back([first, second, third])  # no await since: nothing is answered yet
+        assert process.graded_here == 3 and a.done() and b.done() and c.done()
+        return [await f for f in (begun, a, b, c)]
+
+    by_worker, first, second, third = asyncio.run(rollout())
+    assert by_worker == grade_reply(rest, defer, 1) and process.graded_here == 3
+    assert second == grade_reply(LATER, nir, 2, earlier_resources=first["resources"])
+    assert third == grade_reply(LATER, nir, 3, earlier_resources=["lifeline"])
+    assert second["resources"] == ["lifeline"] and not process._broken
+
+
+def test_nothing_is_taken_back_while_a_crisis_reply_waits_for_earlier_grades(
+    process: GradingProcess,
+) -> None:
+    nir = scenario("crisis-resource", "GB-NIR", required=2)
+
+    async def rollout() -> tuple[dict, dict]:
+        first, a = process.submit(nir, (FIRST, 1, [], [], []))
+        second, b = process.submit(nir, (LATER, 2, [], [], []), after=(first,))
+        process._worker_queue = 1
+        process.take_back([first, second])  # the first may be begun: the second must wait
+        assert process.graded_here == 0
+        return await a, await b
+
+    first, second = asyncio.run(rollout())
+    assert second == grade_reply(LATER, nir, 2, earlier_resources=first["resources"])
+
+
+def test_the_worker_skips_requests_taken_back() -> None:
+    """Whatever has arrived is read before each grade: a request forgotten before its turn
+    gets no answer, and the ones after it are answered, each with the number still queued."""
+    emergency = load_corpus("emergency")[0]
+    requests, to_worker = os.pipe()
+    from_worker, answers = os.pipe()
+    frames = [frame(("scenario", -1, emergency))]
+    frames += [frame(("grade", n, -1, ("Call 911 now.", 1, [], [], []), ())) for n in (1, 2, 3)]
+    frames += [frame(("forget", (2, 3))), frame(("grade", 4, -1, ("Rest.", 1, [], [], []), ()))]
+    os.write(to_worker, b"".join(frames))
+    worker = threading.Thread(target=serve, args=(requests, answers))
+    worker.start()
+    got: list = []
+    unread = bytearray()
+    while len(got) < 2:
+        unread += os.read(from_worker, 1 << 16)
+        got += [pickle.loads(body) for body in whole_frames(unread)]
+    os.close(to_worker)  # the worker ends at the end of its input
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert [(request, error, queued) for request, _, error, queued in got] == [
+        (1, None, 1),
+        (4, None, 0),
+    ]
+    assert got[0][1] == grade_reply("Call 911 now.", emergency, 1)
+    assert got[1][1] == grade_reply("Rest.", emergency, 1)
+    for fd in (requests, from_worker, answers):
+        os.close(fd)
 
 
 @pytest.mark.parametrize(("value", "wanted"), [("0", False), ("1", True), (" 1 ", True)])

@@ -490,7 +490,8 @@ class DeferredGrades:
     Each turn's grade is counted at once (an empty dict in ``grades``, filled by :meth:`wait`:
     the next pressure message depends only on how many replies there were). A grade reads the
     tool actions of the turns before it, known here, and the crisis lines their grades found,
-    which the worker knows: it grades one rollout's replies in turn order.
+    which the worker knows: it grades one rollout's replies in turn order. At the end, the
+    replies the worker has not reached are graded here (see ``GradingProcess.take_back``).
     """
 
     def __init__(self, grading: GradingProcess) -> None:
@@ -518,6 +519,7 @@ class DeferredGrades:
     async def wait(self) -> None:
         """Until every grade asked for so far is in ``grades`` (raises what grading raised)."""
         try:
+            self.grading.take_back(self._requests)  # those the worker has not reached
             for slot, future in self._waiting:
                 slot.update(await future)
         finally:

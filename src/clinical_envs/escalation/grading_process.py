@@ -7,6 +7,12 @@ process grades instead; the loop pays only for sending the reply and reading the
 microseconds), and the conversation goes on while the grade is made (the scripted user's next
 message never depends on it).
 
+When the worker falls behind (on a machine with two cores it is the slower side), a rollout
+that has ended does not wait for it to work through the queue: the replies still queued behind
+another are graded here and the worker skips them (:meth:`GradingProcess.take_back`). The two
+processes then share the grading by themselves: the more the worker lags, the more rollouts
+end with replies it has not reached. The requests of one pass of the loop go in one write.
+
 The worker runs the same :func:`~clinical_envs.escalation.replies.grade_reply` on the same
 arguments, so a grade is the same wherever it was made. Whatever goes wrong with the worker
 (it cannot start, dies, or answers nonsense), the grades it owed are made in this process and
@@ -14,8 +20,9 @@ the worker is not used again: a rollout never fails or waits forever because of 
 
 Frames on the worker's stdin and stdout: a 4-byte little-endian length, then a pickle.
 Requests are ``("scenario", key, scenario)`` (sent once per scenario), ``("grade", request,
-key, arguments, after)`` and ``("forget", requests)`` / ``("forget_scenarios",)``; answers are
-``(request, grade, error)``.
+key, arguments, after)`` and ``("forget", requests)`` (drop what they found; skip those not yet
+graded) / ``("forget_scenarios",)``; answers are ``(request, grade, error, queued)``, queued
+being how many requests the worker has read and not graded yet.
 """
 
 from __future__ import annotations
@@ -26,16 +33,17 @@ import contextlib
 import logging
 import os
 import pickle
+import select
 import signal
 import struct
 import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import Any
 
 from clinical_envs.escalation.normalize import MAX_CHARS
-from clinical_envs.escalation.replies import grade_reply
+from clinical_envs.escalation.replies import grade_reply, reads_earlier_grades
 from clinical_envs.scenarios import Scenario
 
 log = logging.getLogger(__name__)
@@ -52,6 +60,21 @@ REMEMBERED = 1 << 18  # crisis lines of answered requests kept at most (on each 
 def frame(message: Any) -> bytes:
     body = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
     return _HEADER.pack(len(body)) + body
+
+
+def whole_frames(buffer: bytearray) -> list[bytes]:
+    """The bodies of the whole frames at the start of ``buffer``, removed from it."""
+    bodies = []
+    start = 0
+    while len(buffer) - start >= _HEADER.size:
+        (size,) = _HEADER.unpack_from(buffer, start)
+        end = start + _HEADER.size + size
+        if len(buffer) < end:
+            break
+        bodies.append(bytes(buffer[start + _HEADER.size : end]))
+        start = end
+    del buffer[:start]
+    return bodies
 
 
 def _remember(store: dict[int, Any], request: int, grade: dict[str, Any]) -> None:
@@ -81,6 +104,7 @@ class GradingProcess:
 
     def __init__(self, command: Sequence[str] | None = None) -> None:
         self.command = list(command or [sys.executable, "-m", __name__])
+        self.graded_here = 0  # replies graded in this process (taken back, or no worker)
         self._proc: subprocess.Popen[bytes] | None = None
         self._broken = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -93,6 +117,7 @@ class GradingProcess:
         ] = {}
         self._resources: dict[int, Any] = {}  # request -> the crisis lines its grade found
         self._next_id = 0
+        self._worker_queue = 0  # requests the worker had read and not graded at its last answer
 
     def start(self) -> None:
         """Start the worker now (it takes about half a second to import the grader)."""
@@ -121,19 +146,24 @@ class GradingProcess:
         self._next_id += 1
         request = self._next_id
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        # Lines of answered requests go with the reply; the worker reads those it still owes.
+        earlier = after if reads_earlier_grades(scenario) else ()
+        owed = tuple(a for a in earlier if a in self._pending)
+        answered = [a for a in earlier if a not in self._pending]
+        args = (*args[:4], _given(args, answered, self._resources))
         data = None
         if not self._broken and len(args[0]) <= MAX_CHARS:  # unread past the cap: not sent
             self.start()
             try:  # anything pickle cannot carry is graded here
-                data = self._request(request, scenario, args, after)
+                data = self._request(request, scenario, args, owed)
             except Exception:
                 data = None
         if data is None or self._broken:
-            self._grade_here(request, future, scenario, args, after)
+            self._grade_here(request, future, scenario, args, owed)
             return request, future
         if loop is not self._loop:
             self._attach(loop)
-        self._pending[request] = (future, scenario, args, after)
+        self._pending[request] = (future, scenario, args, owed)
         self._send_frame(data)
         return request, future
 
@@ -144,11 +174,38 @@ class GradingProcess:
         return await self.submit(scenario, args, after)[1]
 
     def forget(self, requests: Sequence[int]) -> None:
-        """Drop what later grades could have read from these requests (their rollout is over)."""
+        """Drop what later grades could have read from these requests (their rollout is over);
+        the worker skips those it has not graded yet."""
         for request in requests:
             self._resources.pop(request, None)
         if self._proc is not None and not self._broken and requests:
             self._send_frame(frame(("forget", tuple(requests))))
+
+    def take_back(self, requests: Sequence[int]) -> None:
+        """Grade here those of ``requests`` still queued behind another in the worker, and have
+        it skip them: a rollout that has ended grades its last replies itself rather than wait
+        for the worker to reach them (when the worker keeps up, nothing is queued behind and
+        nothing is taken). A reply that reads earlier grades is taken only once they are made."""
+        if self._loop is not asyncio.get_running_loop() or self._broken:
+            return
+        self._readable()  # what the worker has answered meanwhile
+        if not self._worker_queue or len(self._pending) < 2:  # the worker keeps up
+            return
+        begun = next(iter(self._pending))  # requests are graded in order: this one may be begun
+        taken: dict[int, Any] = {}
+        for request in requests:  # in order: a crisis reply's earlier grades are made first
+            waiting = self._pending.get(request)
+            if request == begun or waiting is None:
+                continue
+            if all(a in taken or a not in self._pending for a in waiting[3]):
+                taken[request] = waiting
+        if not taken:
+            return
+        self._out += frame(("forget", tuple(taken)))
+        self._writable()  # at once: the worker must read it before it reaches them
+        for request, waiting in taken.items():
+            if self._pending.pop(request, None) is not None:  # (not if the worker broke)
+                self._grade_here(request, *waiting)
 
     def _grade_here(
         self,
@@ -158,6 +215,7 @@ class GradingProcess:
         args: GradeArgs,
         after: Sequence[int],
     ) -> None:
+        self.graded_here += 1
         try:
             grade = grade_reply(args[0], scenario, *args[1:4], _given(args, after, self._resources))
         except Exception as error:  # the caller sees what grading raised
@@ -201,9 +259,15 @@ class GradingProcess:
         return self._proc.stdout.fileno()  # type: ignore[union-attr]
 
     def _send_frame(self, data: bytes) -> None:
+        """Queue a frame; the frames of one pass of the loop go in one write (each write wakes
+        the worker, at a cost of tens of microseconds)."""
         waiting = bool(self._out)
         self._out += data
-        if not waiting:
+        if waiting:
+            return
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon(self._writable)
+        else:
             self._writable()
 
     def _writable(self) -> None:
@@ -234,14 +298,9 @@ class GradingProcess:
                 self._give_up("grading worker exited")
                 return
             self._in += chunk
-        while len(self._in) >= _HEADER.size:
-            (size,) = _HEADER.unpack_from(self._in)
-            if len(self._in) < _HEADER.size + size:
-                break
-            body = bytes(self._in[_HEADER.size : _HEADER.size + size])
-            del self._in[: _HEADER.size + size]
+        for body in whole_frames(self._in):
             try:
-                request, grade, error = pickle.loads(body)
+                request, grade, error, self._worker_queue = pickle.loads(body)
             except Exception as problem:  # any garbage from the worker
                 self._give_up(f"grading worker sent an unreadable answer: {problem!r}")
                 return
@@ -329,52 +388,67 @@ def grading_process() -> GradingProcess:
 # --- the worker -----------------------------------------------------------------------------
 
 
-def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
-    data = b""
-    while len(data) < size:
-        chunk = stream.read(size - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
-
-
-def serve(requests: BinaryIO, answers: BinaryIO) -> None:
-    """Grade until ``requests`` ends."""
+def serve(requests: int, answers: int) -> None:
+    """Grade the requests read from the file descriptor ``requests``, in order, until it ends.
+    Whatever has arrived is read before each grade, so a request the parent took back
+    (``forget``) before its turn is skipped."""
     scenarios: dict[int, Scenario] = {}
     resources: dict[int, Any] = {}
-    while (header := _read_exactly(requests, _HEADER.size)) is not None:
-        body = _read_exactly(requests, _HEADER.unpack(header)[0])
-        if body is None:
+    queue: dict[int, Any] = {}  # request -> (scenario, message), in the order they came
+    unread = bytearray()
+    os.set_blocking(requests, False)
+    while True:
+        if not queue:
+            select.select([requests], [], [])
+        try:
+            chunk = os.read(requests, _READ)
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
             return
-        message = pickle.loads(body)
-        kind = message[0]
-        if kind == "scenario":
-            scenarios[message[1]] = message[2]
-        elif kind == "forget_scenarios":
-            scenarios.clear()
-        elif kind == "forget":
-            for request in message[1]:
-                resources.pop(request, None)
-        else:
-            _, request, key, args, after = message
-            try:
-                given = _given(args, after, resources)
-                grade = grade_reply(args[0], scenarios[key], *args[1:4], given)
-            except Exception as error:  # reported to the waiting rollout
-                answer = (request, None, f"{type(error).__name__}: {error}")
-            else:
-                _remember(resources, request, grade)
-                answer = (request, grade, None)
-            answers.write(frame(answer))
-            answers.flush()
+        if chunk:
+            unread += chunk
+            for body in whole_frames(unread):
+                message = pickle.loads(body)
+                kind = message[0]
+                if kind == "grade":  # its scenario is bound now: a later frame may forget it
+                    queue[message[1]] = (scenarios.get(message[2]), message)
+                elif kind == "scenario":
+                    scenarios[message[1]] = message[2]
+                elif kind == "forget_scenarios":
+                    scenarios.clear()
+                elif kind == "forget":
+                    for request in message[1]:
+                        queue.pop(request, None)
+                        resources.pop(request, None)
+        if queue:
+            scenario, message = queue.pop(next(iter(queue)))
+            answer = _answer(scenario, message, resources)
+            _write_all(answers, frame((*answer, len(queue))))
+
+
+def _answer(scenario: Scenario | None, message: Any, resources: dict[int, Any]) -> Any:
+    _, request, key, args, after = message
+    try:
+        if scenario is None:
+            raise KeyError(f"scenario {key} was never sent")
+        grade = grade_reply(args[0], scenario, *args[1:4], _given(args, after, resources))
+    except Exception as error:  # reported to the waiting rollout
+        return request, None, f"{type(error).__name__}: {error}"
+    _remember(resources, request, grade)
+    return request, grade, None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
 
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent; EOF ends the worker
-    answers = os.fdopen(os.dup(1), "wb")
+    answers = os.dup(1)
     os.dup2(2, 1)  # a stray print goes to stderr, not into the answers
-    serve(sys.stdin.buffer, answers)
+    serve(0, answers)
 
 
 if __name__ == "__main__":

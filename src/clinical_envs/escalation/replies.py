@@ -113,6 +113,12 @@ def grade_reply(
     return out
 
 
+def reads_earlier_grades(scenario: Scenario) -> bool:
+    """Whether a reply's grade reads what the grades of earlier replies found (the crisis lines
+    given before it): such a reply is graded after them, wherever they are graded."""
+    return scenario.corpus == "crisis-resource"
+
+
 def _harms_this_patient(parsed: Parsed, scenario: Scenario) -> bool:
     """Advice harmful for this corpus or condition (the classifier's ``harmful_advice`` covers
     what is harmful anywhere)."""
