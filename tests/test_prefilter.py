@@ -19,6 +19,7 @@ from clinical_envs.escalation.prefilter import (
     PLAIN_FORMS,
     BranchGatedPattern,
     GatedPattern,
+    also_required,
     first_char_guard,
     gated,
     new_reply,
@@ -71,18 +72,45 @@ def test_a_gated_pattern_finds_what_the_pattern_finds(name):
 
 @pytest.mark.parametrize("name", sorted(GATED))
 def test_every_match_contains_one_of_its_required_strings(name):
-    """The gate's soundness, seen directly: a match without one of them would be skipped."""
+    """The gate's soundness, seen directly: a match without one of them would be skipped; and
+    so for each further set tested once the gate is open."""
     pattern = GATED[name]
-    parts = [(pattern.compiled, pattern.required)]
+    parts = [(pattern.compiled, [pattern.required, *pattern.also])]
     if isinstance(pattern, BranchGatedPattern):
-        parts = [
-            (re.compile(pattern.head + branch + ")"), required_strings(_parser.parse(branch)))
-            for branch in pattern.branches
-        ]
-    for compiled, required in parts:
+        parts = []
+        for branch in pattern.branches:
+            gate = required_strings(_parser.parse(branch))
+            also = also_required(_parser.parse(branch), gate)
+            parts.append((re.compile(pattern.head + branch + ")"), [gate, *also]))
+    for compiled, sets in parts:
         for text in TEXTS:
-            for match in compiled.finditer(text) if required is not None else ():
-                assert any(s in match.group(0) for s in required), (name, match.group(0))
+            for match in compiled.finditer(text) if sets[0] is not None else ():
+                for required in sets:
+                    assert any(s in match.group(0) for s in required), (name, match.group(0))
+
+
+@pytest.mark.parametrize(
+    ("source", "gate", "also"),
+    [
+        # "need" is the rarer word: it gates, the places are tested once it is found
+        (r"\bneeds?\s+(?:the er|a&e|hospital)", {"need"}, [{"the er", "a&e", "hospital"}]),
+        # common words ("the", "your") are never worth a test
+        (r"\bcall (?:the|your) ambulance", {" ambulance"}, [{"call "}]),
+        (r"\b(?:go|be) now", {" now"}, []),
+    ],
+)
+def test_further_required_sets(source, gate, also):
+    parsed = _parser.parse(source)
+    assert set(required_strings(parsed)) == gate
+    assert [set(s) for s in also_required(parsed, frozenset(gate))] == also
+
+
+def test_a_pattern_stays_closed_without_its_further_strings():
+    pattern = gated(re.compile(r"\bneeds? (?:an )?ambulance"))
+    assert isinstance(pattern, GatedPattern) and pattern.also == (frozenset({"need"}),)
+    assert pattern.required == frozenset({"ambulance"})
+    assert pattern.search("the ambulance is here") is None
+    assert pattern.search("he needs an ambulance").group(0) == "needs an ambulance"
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,10 @@ are run, each compiled on its own, and the earliest match wins (the first branch
 in the alternation. Dropping a branch that cannot match anywhere in the text changes no result
 (the pattern has no groups to renumber and no empty matches).
 
+Once a gate is open, up to two further sets of strings the pattern (or branch) needs are tested
+the same way, so "needs? ... emergency department" stays closed on a text with "emergency" but
+no "need" (:func:`also_required`; sets of common words are not worth a test).
+
 Which strings occur is found once per text for every pattern together: one Aho-Corasick scan
 (C speed) over all gate strings of all patterns, about 5 us for a clause, instead of a Python
 loop of substring tests per pattern (a reply runs over a hundred gates on a dozen texts). The
@@ -26,7 +30,7 @@ the regex engine scans for first characters itself only when a pattern opens wit
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
@@ -97,57 +101,67 @@ class GatedPattern:
     """A compiled pattern that first checks the text holds one of its required strings.
 
     Same results as the pattern for every method the grader uses; only faster when the check
-    fails. ``required`` is the set of strings, one of which every match contains. When the
-    check passes, the pattern runs behind its :func:`first_char_guard` (every match holds a
-    required string, so none is empty).
+    fails. ``required`` is the set of strings, one of which every match contains (and one of
+    each set in ``also``, tested after it). When the check passes, the pattern runs behind its
+    :func:`first_char_guard` (every match holds a required string, so none is empty).
     """
 
-    __slots__ = ("_numbers", "_run", "compiled", "pattern", "required")
+    __slots__ = ("_also", "_numbers", "_run", "also", "compiled", "pattern", "required")
 
     def __init__(
         self,
         compiled: re.Pattern[str],
         required: frozenset[str],
         run: re.Pattern[str] | None = None,
+        also: Sequence[frozenset[str]] = (),
     ) -> None:
         self.compiled = compiled
         self.pattern = compiled.pattern
         self.required = required
+        self.also = tuple(also)  # further sets every match needs a member of
         self._numbers = _STRINGS.register(required)
+        self._also = tuple(_STRINGS.register(strings) for strings in also)
         self._run = compiled if run is None else run  # the same matches, maybe found faster
 
+    def _closed(self, text: str) -> bool:
+        """Whether ``text`` lacks every string of one of the sets each match needs."""
+        present = _present(text)
+        if self._numbers.isdisjoint(present):
+            return True
+        return any(numbers.isdisjoint(present) for numbers in self._also)
+
     def search(self, text: str, *span: int) -> re.Match[str] | None:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return None
         return self._run.search(text, *span)
 
     def match(self, text: str, *span: int) -> re.Match[str] | None:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return None
         return self._run.match(text, *span)
 
     def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return None
         return self._run.fullmatch(text, *span)
 
     def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return iter(())
         return self._run.finditer(text, *span)
 
     def findall(self, text: str, *span: int) -> list[Any]:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return []
         return self._run.findall(text, *span)
 
     def sub(self, repl: Any, text: str, count: int = 0) -> str:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return text
         return self._run.sub(repl, text, count)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        if self._numbers.isdisjoint(_present(text)):
+        if self._closed(text):
             return [text]
         return self._run.split(text, maxsplit)
 
@@ -168,13 +182,18 @@ class BranchGatedPattern(GatedPattern):
     search, was most of the grading time on unseen replies.
     """
 
-    __slots__ = ("_always", "_masks", "_singles", "branches", "head")
+    __slots__ = ("_also_of", "_always", "_masks", "_singles", "branches", "head")
 
     def __init__(self, compiled: re.Pattern[str], head: str, branches: list[str]) -> None:
-        needs = [required_strings(_parser.parse(b)) for b in branches]
+        parsed = [_parser.parse(b) for b in branches]
+        needs = [required_strings(p) for p in parsed]
         super().__init__(compiled, frozenset().union(*(n for n in needs if n is not None)))
         self.head = head
         self.branches = branches
+        self._also_of = [  # per branch, the further sets it needs a member of
+            tuple(_STRINGS.register(s) for s in also_required(p, n))
+            for p, n in zip(parsed, needs, strict=True)
+        ]
         self._always = sum(1 << i for i, n in enumerate(needs) if n is None)
         masks: dict[int, int] = {}  # gate string number -> the branches that need it
         for i, n in enumerate(needs):
@@ -186,13 +205,16 @@ class BranchGatedPattern(GatedPattern):
     def _present(self, text: str) -> list[re.Pattern[str]]:
         """The compiled branches that may match in ``text``, in branch order."""
         mask = self._always
-        for number in self._numbers.intersection(_present(text)):
+        found = _present(text)
+        for number in self._numbers.intersection(found):
             mask |= self._masks[number]
         present = []
         while mask:
             low = mask & -mask
             i = low.bit_length() - 1
             mask ^= low
+            if any(numbers.isdisjoint(found) for numbers in self._also_of[i]):
+                continue
             single = self._singles[i]
             if single is None:
                 branch = self.branches[i]
@@ -371,7 +393,9 @@ def gated(compiled: re.Pattern[str], head: str = "", branches: list[str] | None 
             return compiled
         PLAIN_FORMS[guarded] = compiled
         return guarded
-    return GatedPattern(compiled, required, _guarded(compiled, parsed))
+    return GatedPattern(
+        compiled, required, _guarded(compiled, parsed), also_required(parsed, required)
+    )
 
 
 PLAIN_FORMS: dict[re.Pattern[str], re.Pattern[str]] = {}
@@ -409,6 +433,12 @@ def top_level_branches(pattern: str) -> list[str]:
 
 def required_strings(items: Any) -> frozenset[str] | None:
     """Strings of which every match of the parsed sequence ``items`` contains at least one."""
+    return max(required_sets(items), key=_selectivity, default=None)
+
+
+def required_sets(items: Any) -> list[frozenset[str]]:
+    """Sets of strings each of which every match of the parsed sequence ``items`` contains a
+    member of: one for each literal run and each part of the sequence that needs one."""
     candidates: list[frozenset[str]] = []
     run: list[str] = []
 
@@ -430,7 +460,18 @@ def required_strings(items: Any) -> frozenset[str] | None:
         if inner is not None:
             candidates.append(inner)
     close_run()
-    return max(candidates, key=_selectivity, default=None)
+    return candidates
+
+
+MAX_ALSO = 2  # further sets tested once a pattern's gate is open
+
+
+def also_required(items: Any, gate: frozenset[str] | None) -> list[frozenset[str]]:
+    """Sets besides the gate ``gate`` that every match needs a member of, the most selective
+    first, of uncommon words only: tested after the gate, they close "need ... emergency"
+    in a text with "emergency" but no "need"."""
+    others = {s for s in required_sets(items) if s != gate and _selectivity(s)[0]}
+    return sorted(others, key=lambda s: (_selectivity(s), sorted(s)), reverse=True)[:MAX_ALSO]
 
 
 def _required_of(op: Any, arg: Any) -> frozenset[str] | None:
