@@ -23,8 +23,10 @@ loop of substring tests per pattern (a reply runs over a hundred gates on a doze
 answer is a pure function of the text, kept for the reply being graded (:func:`new_reply`).
 
 Once its strings are found, a pattern that opens with a word boundary or a look behind runs
-behind a lookahead for the characters its matches can start with (:func:`first_char_guard`):
-the regex engine scans for first characters itself only when a pattern opens with one.
+rewritten to open with its first character (:mod:`~clinical_envs.escalation.first_char`), or,
+where it cannot be, behind a lookahead for the characters its matches can start with
+(:func:`first_char_guard`): the regex engine scans for first characters itself only when a
+pattern opens with one.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
 import ahocorasick
+
+from clinical_envs.escalation.first_char import hoisted
 
 MIN_LITERAL = 3  # shorter fixed strings (" ", "'s") occur in nearly every text: no use as a gate
 _ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
@@ -102,8 +106,9 @@ class GatedPattern:
 
     Same results as the pattern for every method the grader uses; only faster when the check
     fails. ``required`` is the set of strings, one of which every match contains (and one of
-    each set in ``also``, tested after it). When the check passes, the pattern runs behind its
-    :func:`first_char_guard` (every match holds a required string, so none is empty).
+    each set in ``also``, tested after it). When the check passes, the pattern runs rewritten
+    to open with its first character, or behind its :func:`first_char_guard` (every match
+    holds a required string, so none is empty).
     """
 
     __slots__ = ("_also", "_numbers", "_run", "also", "compiled", "pattern", "required")
@@ -217,9 +222,7 @@ class BranchGatedPattern(GatedPattern):
                 continue
             single = self._singles[i]
             if single is None:
-                branch = self.branches[i]
-                guard = first_char_guard(_parser.parse(branch))
-                single = self._singles[i] = re.compile(guard + self.head + branch + ")")
+                single = self._singles[i] = _single(self.head + self.branches[i] + ")")
             present.append(single)
         return present
 
@@ -271,6 +274,11 @@ class BranchGatedPattern(GatedPattern):
         return [*pieces, text[last:]]
 
 
+def _single(source: str) -> re.Pattern[str]:
+    """One branch compiled to open with its first character, or behind its guard."""
+    return hoisted(source) or re.compile(first_char_guard(_parser.parse(source)) + source)
+
+
 MAX_FIRST_CHARS = 16  # a larger set rarely turns a position away: its test would only cost
 
 
@@ -291,7 +299,12 @@ def first_char_guard(items: Any) -> str:
 
 
 def _guarded(compiled: re.Pattern[str], parsed: Any) -> re.Pattern[str] | None:
-    """``compiled`` (parsed as ``parsed``) behind its first-character guard, if it has one."""
+    """``compiled`` (parsed as ``parsed``) rewritten to open with its first character (see
+    :mod:`~clinical_envs.escalation.first_char`), or else behind its first-character guard,
+    if it has one."""
+    moved = hoisted(compiled.pattern, compiled.flags)
+    if moved is not None:
+        return moved
     guard = first_char_guard(parsed)
     if not guard:
         return None
