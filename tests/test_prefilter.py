@@ -70,6 +70,25 @@ def test_a_gated_pattern_finds_what_the_pattern_finds(name):
             assert pattern.search(text) is None and pattern.sub("", text) == text
 
 
+COMPILED = {
+    f"{m.__name__.rsplit('.', 1)[-1]}.{name}": value
+    for m in MODULES
+    for name, value in vars(m).items()
+    if isinstance(value, re.Pattern) and value.pattern is not None
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_a_rewritten_pattern_finds_what_its_source_finds(name):
+    """Module patterns are compiled opening with their first character where they can be
+    (first_char.compiled): the same matches, spans and groups as the source compiled as is."""
+    pattern = COMPILED[name]
+    plain = re.compile(pattern.pattern, pattern.flags)
+    for text in TEXTS:
+        got = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+        assert got == [(m.span(), m.groups()) for m in plain.finditer(text)], (name, text[:200])
+
+
 @pytest.mark.parametrize("name", sorted(GATED))
 def test_every_match_contains_one_of_its_required_strings(name):
     """The gate's soundness, seen directly: a match without one of them would be skipped; and

@@ -10,7 +10,12 @@ thing one character later: at position p+1, after matching the character c at p,
 
 * ``\\b`` before a word character c is ``(?<!\\wc)``, before any other c it is ``(?<=\\wc)``
   (``\\B`` the other way round);
-* ``(?<!X)`` is ``(?<!Xc)`` and ``(?<=X)`` is ``(?<=Xc)`` (X of fixed width, so is Xc).
+* ``(?<!X)`` is ``(?<!Xc)`` and ``(?<=X)`` is ``(?<=Xc)`` (X of fixed width, so is Xc);
+* ``^`` is "no character before c" (with MULTILINE, no character but a newline).
+
+A pattern that opens with a repeated character or class ("[a-z]+") opens with one copy of it
+("[a-z][a-z]*"), the same matches in the same order; one that opens with a capture group has
+the tests moved inside it (they test the position the group starts at).
 
 An opening alternation is regrouped by first character, each group testing once
 ("\\b(?:go|going|now)" becomes "g(?<!\\wg)(?:o|oing)|n(?<!\\wn)ow"): at any position only the
@@ -27,6 +32,9 @@ from re import _constants as _c  # type: ignore[attr-defined]
 from typing import Any
 
 _WORD = (_c.IN, [(_c.CATEGORY, _c.CATEGORY_WORD)])
+_ANY = (_c.IN, [(_c.CATEGORY, _c.CATEGORY_SPACE), (_c.CATEGORY, _c.CATEGORY_NOT_SPACE)])
+_NOT_NEWLINE = (_c.IN, [(_c.NEGATE, None), (_c.LITERAL, ord("\n"))])
+_MOVABLE = (_c.AT_BOUNDARY, _c.AT_NON_BOUNDARY, _c.AT_BEGINNING, _c.AT_BEGINNING_STRING)
 
 
 def hoisted(source: str, flags: int = 0) -> re.Pattern[str] | None:
@@ -53,8 +61,18 @@ def _moved(items: list[Any], state: Any, tests: list[Any]) -> list[Any] | None:
     (op, arg), rest = items[0], items[1:]
     if op is _c.LITERAL:
         return [items[0], *(_after(t, arg, state) for t in tests), *rest] if tests else None
-    if op is _c.SUBPATTERN and arg[0] is None and not arg[1] and not arg[2]:
-        return _moved([*arg[3].data, *rest], state, tests)  # a plain group: open it
+    if op is _c.SUBPATTERN and not arg[1] and not arg[2]:
+        if arg[0] is None:
+            return _moved([*arg[3].data, *rest], state, tests)  # a plain group: open it
+        inner = _moved(list(arg[3].data), state, tests)  # a capture group starts where they do
+        if inner is None:
+            return None
+        group = (arg[0], 0, 0, _parser.SubPattern(state, inner))
+        return [(_c.SUBPATTERN, group), *rest]
+    if op is _c.MAX_REPEAT and arg[0] >= 1 and _one_char(arg[2].data) and not tests:
+        low, high, body = arg  # "[a-z]+" opens with a repeat: "[a-z][a-z]*" with a class
+        again = high if high == _c.MAXREPEAT else high - 1
+        return [*body.data, (_c.MAX_REPEAT, (low - 1, again, body)), *rest]
     if op is not _c.BRANCH:
         return None
     groups: dict[int, list[list[Any]]] = {}  # first character -> what follows it, per branch
@@ -82,10 +100,19 @@ def _moved(items: list[Any], state: Any, tests: list[Any]) -> list[Any] | None:
     return [(_c.BRANCH, (None, alternatives)), *rest]
 
 
+def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``source`` compiled, rewritten to open with its first character where it can be."""
+    return hoisted(source, flags) or re.compile(source, flags)
+
+
+def _one_char(items: list[Any]) -> bool:
+    return len(items) == 1 and items[0][0] in (_c.LITERAL, _c.IN)
+
+
 def _opening_tests(items: list[Any], tests: list[Any]) -> tuple[list[Any], list[Any]]:
     """The zero-width tests ``items`` opens with (after ``tests``), and what follows them."""
     for i, (op, arg) in enumerate(items):
-        boundary = op is _c.AT and arg in (_c.AT_BOUNDARY, _c.AT_NON_BOUNDARY)
+        boundary = op is _c.AT and arg in _MOVABLE
         lookbehind = op in (_c.ASSERT, _c.ASSERT_NOT) and arg[0] < 0
         if not (boundary or (lookbehind and not _has_groups(arg[1].data))):
             return tests, items[i:]
@@ -96,6 +123,10 @@ def _opening_tests(items: list[Any], tests: list[Any]) -> tuple[list[Any], list[
 def _after(test: Any, char: int, state: Any) -> Any:
     """The zero-width ``test`` made one character later, after the character ``char``."""
     op, arg = test
+    if op is _c.AT and arg in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
+        line = arg is _c.AT_BEGINNING and state.flags & re.MULTILINE
+        before = _NOT_NEWLINE if line else _ANY
+        return (_c.ASSERT_NOT, (-1, _parser.SubPattern(state, [before, (_c.LITERAL, char)])))
     if op is _c.AT:
         word = chr(char).isalnum() or chr(char) == "_"
         lookbehind = _parser.SubPattern(state, [_WORD, (_c.LITERAL, char)])
