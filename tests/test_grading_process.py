@@ -214,6 +214,21 @@ def test_nothing_is_taken_back_while_a_crisis_reply_waits_for_earlier_grades(
     assert second == grade_reply(LATER, nir, 2, earlier_resources=first["resources"])
 
 
+def test_a_forgotten_request_is_not_waited_for(process: GradingProcess) -> None:
+    """A rollout that ends before all its grades are made (an error) leaves nothing behind:
+    the worker skips what it had not reached and nothing stays pending here."""
+    cases = _cases()[:6]
+
+    async def abandon() -> dict:
+        requests = [process.submit(s, a)[0] for s, a in cases]
+        process.forget(requests)
+        assert not process._pending
+        return await process.grade(*cases[0])  # the worker still answers what comes next
+
+    assert asyncio.run(abandon()) == _in_place(cases[:1])[0]
+    assert not process._pending and not process._broken
+
+
 def test_the_worker_skips_requests_taken_back() -> None:
     """Whatever has arrived is read before each grade: a request forgotten before its turn
     gets no answer, and the ones after it are answered, each with the number still queued."""

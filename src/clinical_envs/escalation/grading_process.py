@@ -174,10 +174,11 @@ class GradingProcess:
         return await self.submit(scenario, args, after)[1]
 
     def forget(self, requests: Sequence[int]) -> None:
-        """Drop what later grades could have read from these requests (their rollout is over);
-        the worker skips those it has not graded yet."""
+        """Drop what later grades could have read from these requests (their rollout is over,
+        perhaps by an error before all were made); the worker skips those not yet graded."""
         for request in requests:
             self._resources.pop(request, None)
+            self._pending.pop(request, None)  # no one waits for it any more
         if self._proc is not None and not self._broken and requests:
             self._send_frame(frame(("forget", tuple(requests))))
 
