@@ -224,7 +224,8 @@ class BranchGatedPattern(GatedPattern):
             low = mask & -mask
             i = low.bit_length() - 1
             mask ^= low
-            if any(numbers.isdisjoint(found) for numbers in self._also_of[i]):
+            also = self._also_of[i]
+            if also and _lacks(also, found):
                 continue
             single = self._singles[i]
             if single is None:
