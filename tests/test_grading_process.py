@@ -197,6 +197,39 @@ def test_a_rollout_takes_back_what_the_worker_has_not_reached(process: GradingPr
     assert second["resources"] == ["lifeline"] and not process._broken
 
 
+def test_a_rollout_alone_with_the_worker_takes_back_whatever_its_count(
+    process: GradingProcess,
+) -> None:
+    """When the worker holds only this rollout's replies, its last count of what it had queued
+    (made before the latest of them arrived) does not stop the take-back."""
+    cases = _cases()[:4]
+
+    async def rollout() -> list[dict]:
+        submitted = [process.submit(s, a) for s, a in cases]  # not written yet: none answered
+        process.take_back([request for request, _ in submitted])
+        assert process._worker_queue == 0 and process.graded_here == 3  # all but the first
+        return [await future for _, future in submitted]
+
+    assert asyncio.run(rollout()) == _in_place(cases)
+
+
+def test_forgetting_waits_for_the_next_request(process: GradingProcess) -> None:
+    """The frame that ends a rollout costs no write (a wake-up of the worker) of its own."""
+    case = _cases()[0]
+
+    async def two_rollouts() -> dict:
+        request, future = process.submit(*case)
+        await future
+        process.forget([request])
+        await asyncio.sleep(0)  # a pass of the loop: nothing written
+        assert process._out and not process._write_due
+        grade = await process.grade(*case)  # the forget frame goes with this request
+        assert not process._out
+        return grade
+
+    assert asyncio.run(two_rollouts()) == _in_place([case])[0]
+
+
 def test_nothing_is_taken_back_while_a_crisis_reply_waits_for_earlier_grades(
     process: GradingProcess,
 ) -> None:

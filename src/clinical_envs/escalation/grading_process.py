@@ -109,6 +109,7 @@ class GradingProcess:
         self._broken = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._out = bytearray()  # frames not yet written to the worker
+        self._write_due = False  # a write of ``_out`` is scheduled on the loop
         self._in = bytearray()  # bytes read from the worker, not yet a whole frame
         # id(scenario) -> (scenario, key): the scenario is held, so its id is not reused
         self._keys: dict[int, tuple[Scenario, int]] = {}
@@ -180,18 +181,26 @@ class GradingProcess:
             self._resources.pop(request, None)
             self._pending.pop(request, None)  # no one waits for it any more
         if self._proc is not None and not self._broken and requests:
-            self._send_frame(frame(("forget", tuple(requests))))
+            # No write of its own: it goes with the next request (the worker has answered
+            # these unless the rollout ended on an error, and then it only grades in vain).
+            self._send_frame(frame(("forget", tuple(requests))), soon=False)
 
     def take_back(self, requests: Sequence[int]) -> None:
         """Grade here those of ``requests`` still queued behind another in the worker, and have
         it skip them: a rollout that has ended grades its last replies itself rather than wait
         for the worker to reach them (when the worker keeps up, nothing is queued behind and
-        nothing is taken). A reply that reads earlier grades is taken only once they are made."""
+        nothing is taken). The worker's own count of what it has queued says whether it keeps
+        up; when all it has are these requests, they are taken whatever its last count said
+        (it was counted before the latest of them arrived). A reply that reads earlier grades
+        is taken only once they are made."""
         if self._loop is not asyncio.get_running_loop() or self._broken:
             return
         self._readable()  # what the worker has answered meanwhile
-        if not self._worker_queue or len(self._pending) < 2:  # the worker keeps up
+        if len(self._pending) < 2:
             return
+        mine = set(requests)
+        if not self._worker_queue and not mine.issuperset(self._pending):
+            return  # the worker keeps up, and has other rollouts' replies to grade
         begun = next(iter(self._pending))  # requests are graded in order: this one may be begun
         taken: dict[int, Any] = {}
         for request in requests:  # in order: a crisis reply's earlier grades are made first
@@ -247,6 +256,7 @@ class GradingProcess:
             old.remove_writer(self._fd_in)
         self._pending.clear()  # asked for on a loop that has gone: no one is waiting
         self._loop = loop
+        self._write_due = False  # (one scheduled on the old loop will not run)
         loop.add_reader(self._fd_out, self._readable)
         if self._out:
             loop.add_writer(self._fd_in, self._writable)
@@ -259,19 +269,20 @@ class GradingProcess:
     def _fd_out(self) -> int:
         return self._proc.stdout.fileno()  # type: ignore[union-attr]
 
-    def _send_frame(self, data: bytes) -> None:
+    def _send_frame(self, data: bytes, soon: bool = True) -> None:
         """Queue a frame; the frames of one pass of the loop go in one write (each write wakes
-        the worker, at a cost of tens of microseconds)."""
-        waiting = bool(self._out)
+        the worker, at a cost of tens of microseconds). Not ``soon``: with the next write."""
         self._out += data
-        if waiting:
+        if not soon or self._write_due:
             return
         if self._loop is not None and not self._loop.is_closed():
+            self._write_due = True
             self._loop.call_soon(self._writable)
         else:
             self._writable()
 
     def _writable(self) -> None:
+        self._write_due = False
         try:
             written = os.write(self._fd_in, self._out)
         except BlockingIOError:
@@ -299,6 +310,8 @@ class GradingProcess:
                 self._give_up("grading worker exited")
                 return
             self._in += chunk
+            if len(chunk) < _READ:
+                break  # drained (more wakes the loop again): no read just to be told so
         for body in whole_frames(self._in):
             try:
                 request, grade, error, self._worker_queue = pickle.loads(body)
