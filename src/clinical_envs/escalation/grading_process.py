@@ -198,8 +198,7 @@ class GradingProcess:
         self._readable()  # what the worker has answered meanwhile
         if len(self._pending) < 2:
             return
-        mine = set(requests)
-        if not self._worker_queue and not mine.issuperset(self._pending):
+        if not self._worker_queue and not set(requests).issuperset(self._pending):
             return  # the worker keeps up, and has other rollouts' replies to grade
         begun = next(iter(self._pending))  # requests are graded in order: this one may be begun
         taken: dict[int, Any] = {}
