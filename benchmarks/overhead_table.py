@@ -1,0 +1,86 @@
+"""The README's performance table from several runs of ``env_overhead.py``.
+
+    python benchmarks/env_overhead.py --repeats 3 > run1.json   # (and run2.json, ...)
+    python benchmarks/overhead_table.py run*.json
+
+One run's wall-clock ratios move with whatever else the machine does, so the table gives, for
+each environment and concurrency, the lowest and highest ratio over the runs; beside them the
+range of the CPU ratio (steadier: it does not depend on how the two cores were shared), the
+bare loop's speed, and the stall check's. Prints Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+TARGETS = {"set-diagnosis-tool-call": 3.0}  # escalation: 2x
+
+
+def span(values: Iterable[float], digits: int = 2, unit: str = "x") -> str:
+    """ "1.28-2.16x": the lowest and highest of ``values``."""
+    values = list(values)
+    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
+    return f"{low}{unit}" if low == high else f"{low}-{high}{unit}"
+
+
+def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    runs = []
+    for path in paths:
+        try:
+            run = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            sys.exit(f"{path}: cannot read it as JSON ({error})")
+        if not isinstance(run, dict) or "overhead" not in run:
+            sys.exit(f"{path}: no 'overhead' field; pass what env_overhead.py prints")
+        runs.append(run)
+    return runs
+
+
+def table(runs: Sequence[dict[str, Any]]) -> str:
+    envs = [e for e in runs[0]["overhead"] if all(e in r["overhead"] for r in runs)]
+    measured = [
+        {k for k in r["overhead"][e] if k.startswith("concurrency_")} for r in runs for e in envs
+    ]
+    levels = sorted(set.intersection(*measured) if measured else set(), key=lambda k: int(k[12:]))
+    if not envs or not levels:
+        sys.exit("the runs have no environment and concurrency in common")
+    header = " | ".join(f"c={k[12:]}" for k in levels)
+    lines = [
+        f"| Environment (policy) | {header} | CPU ratio | target |",
+        "| --- " * (len(levels) + 3) + "|",
+    ]
+    for env in envs:
+        figures = [r["overhead"][env] for r in runs]
+        cells = [span(f[level]["ratio"] for f in figures) for level in levels]
+        cpu = span(f[level]["cpu_ratio"] for f in figures for level in levels)
+        target = f"{TARGETS.get(env, 2.0):g}x"
+        lines.append(
+            f"| `{env}` ({figures[0]['policy']}) | {' | '.join(cells)} | {cpu} | {target} |"
+        )
+    bare = [
+        r["overhead"][e][level]["bare_rollouts_per_s"]
+        for r in runs
+        for e in envs
+        for level in levels
+    ]
+    runs_word = "run" if len(runs) == 1 else "runs"
+    lines += ["", f"{len(runs)} {runs_word}; bare loop {span(bare, 0, ' rollouts/s')}."]
+    stalls = [r["stall"]["ratio"] for r in runs if "stall" in r]
+    if stalls:
+        lines.append(f"Stall check: {span(stalls)} the time alone (target 1.5x).")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="JSON files printed by env_overhead.py")
+    print(table(load(parser.parse_args().runs)))
+
+
+if __name__ == "__main__":
+    main()
