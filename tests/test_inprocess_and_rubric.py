@@ -97,8 +97,12 @@ def test_direct_rubric_rejects_arguments_it_cannot_supply():
         DirectRubric([needs_judge], [1.0])
 
 
-def test_escalation_environments_use_it():
-    for env_id in ("escalation-emergency", "escalation-mix"):
-        rubric = vf.load_environment(env_id).rubric
+def test_the_environments_use_it():
+    for env_id, args in (
+        ("escalation-emergency", {}),
+        ("escalation-mix", {}),
+        ("set-diagnosis-tool-call", {"dataset": "bundled"}),
+    ):
+        rubric = vf.load_environment(env_id, **args).rubric
         inner = rubric.rubrics if isinstance(rubric, vf.RubricGroup) else [rubric]
         assert any(isinstance(r, DirectRubric) for r in inner)

@@ -27,6 +27,7 @@ from clinical_envs.diagnosis.tools import (
 from clinical_envs.envs.tool_env import DualProtocolEnv, clinical_state
 from clinical_envs.rewards import fail_closed
 from clinical_envs.rewards.diagnosis import REWARD_FUNCS
+from clinical_envs.rewards.rubric import DirectRubric
 from clinical_envs.toolcalls import ParsedTurn, ToolCall
 
 __all__ = [
@@ -59,7 +60,7 @@ def cases_to_dataset(cases: list[Case]) -> Dataset:
 
 def diagnosis_rubric(weights: Mapping[str, float]) -> vf.Rubric:
     funcs = [fail_closed(f) for f in REWARD_FUNCS]
-    return vf.Rubric(funcs=funcs, weights=[weights[f.__name__] for f in funcs])
+    return DirectRubric(funcs, [weights[f.__name__] for f in funcs])
 
 
 class SetDiagnosisEnv(DualProtocolEnv):

@@ -2,9 +2,10 @@
 
 verifiers' ``Rubric`` inspects every reward function's signature and rebuilds its arguments
 for every function of every rollout, then awaits each one separately. With the escalation
-environments' 6 to 16 functions that was most of the scoring time (issue 15). This rubric scores
-a rollout in one pass with the same functions, weights and results: reward, per-function
-metrics, group advantages, and 0.0 (logged) for a function that raises.
+environments' 6 to 16 functions that was most of the scoring time (issue 15); set-diagnosis's
+6 cost about 0.1 ms more per rollout that way. This rubric scores a rollout in one pass with
+the same functions, weights and results: reward, per-function metrics, group advantages, and
+0.0 (logged) for a function that raises.
 """
 
 from __future__ import annotations
