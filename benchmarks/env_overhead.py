@@ -10,8 +10,8 @@ environment messages (same rows, tools, turns and message sizes) and scores with
 function. Both use the in-process endpoint, so the difference is the environment's own work:
 parsing, tools, grading and scoring. Prints JSON: seconds and rollouts/s for each side at each
 concurrency, and env/bare ratios (target: escalation within 2x, set-diagnosis within 3x); and
-the CPU seconds each side used, the escalation grading worker's included (it grades on another
-core, so the time ratio can be lower than the CPU ratio).
+the CPU seconds each side used over the same span, the escalation grading worker's included and
+also given alone (it grades on another core, so the time ratio can be lower than the CPU ratio).
 
 The stall check runs 64 normal set-diagnosis rollouts (concurrency 16) alone and then beside
 one adversarial rollout that sends 8 searches of 32 KB of fresh random words every turn
@@ -29,7 +29,7 @@ import random
 import string
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import verifiers as vf
 
@@ -107,20 +107,26 @@ def bare_twin(env: vf.Environment, outputs: Sequence[Mapping[str, Any]]) -> Bare
     )
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and of its grading worker (escalation grades there)."""
-    return time.process_time() + grading_process().worker_cpu_seconds()
+class Timing(NamedTuple):
+    """One evaluation: wall-clock seconds, and the CPU seconds used over the same span by this
+    process and by the grading worker (escalation grades there)."""
+
+    seconds: float
+    cpu_s: float
+    worker_cpu_s: float
 
 
 async def timed_evaluate(
     env: vf.Environment, client: Any, model: str, rollouts: int, concurrency: int
-) -> tuple[float, list[dict[str, Any]]]:
+) -> tuple[Timing, list[dict[str, Any]]]:
     rows = len(env.get_eval_dataset())
     # Objects left by earlier runs are collected and frozen first, so that a full collection
     # of them does not land at random in one side's timing (it cost up to 0.4 s here).
     gc.collect()
     gc.freeze()
+    worker = grading_process()
     try:
+        cpu, worker_cpu = time.process_time(), worker.worker_cpu_seconds()
         start = time.perf_counter()
         result = await env.evaluate(
             client=client,
@@ -130,18 +136,18 @@ async def timed_evaluate(
             max_concurrent=concurrency,
             **QUIET,
         )
-        return time.perf_counter() - start, list(result["outputs"])
+        seconds = time.perf_counter() - start
+        worker_cpu = worker.worker_cpu_seconds() - worker_cpu
+        timing = Timing(seconds, time.process_time() - cpu + worker_cpu, worker_cpu)
+        return timing, list(result["outputs"])
     finally:
         gc.unfreeze()
 
 
 def timed_run(
     env: vf.Environment, client: Any, model: str, rollouts: int, concurrency: int
-) -> tuple[float, float]:
-    """Seconds of one evaluation, and the CPU seconds it used (this process and the worker)."""
-    cpu = cpu_seconds()
-    seconds = asyncio.run(timed_evaluate(env, client, model, rollouts, concurrency))[0]
-    return seconds, cpu_seconds() - cpu
+) -> Timing:
+    return asyncio.run(timed_evaluate(env, client, model, rollouts, concurrency))[0]
 
 
 def overhead(
@@ -156,11 +162,11 @@ def overhead(
     bare = bare_twin(env, outputs)
     figures: dict[str, Any] = {"policy": policy, "rollouts": len(outputs)}
     for level in levels:
-        best = {"env": (float("inf"), 0.0), "bare": (float("inf"), 0.0)}
+        best = {"env": Timing(float("inf"), 0, 0), "bare": Timing(float("inf"), 0, 0)}
         for _ in range(repeats):  # alternate, keep the fastest run of each (and its CPU time)
             for side, twin in (("env", env), ("bare", bare)):
                 best[side] = min(best[side], timed_run(twin, client, policy, rollouts, level))
-        (env_s, env_cpu), (bare_s, bare_cpu) = best["env"], best["bare"]
+        (env_s, env_cpu, worker_cpu), (bare_s, bare_cpu, _) = best["env"], best["bare"]
         figures[f"concurrency_{level}"] = {
             "env_s": round(env_s, 3),
             "bare_s": round(bare_s, 3),
@@ -168,6 +174,7 @@ def overhead(
             "bare_rollouts_per_s": round(len(outputs) / bare_s, 1),
             "ratio": round(env_s / bare_s, 2),
             "env_cpu_s": round(env_cpu, 3),
+            "env_worker_cpu_s": round(worker_cpu, 3),
             "bare_cpu_s": round(bare_cpu, 3),
             "cpu_ratio": round(env_cpu / bare_cpu, 2),
             "extra_cpu_ms_per_rollout": round((env_cpu - bare_cpu) / len(outputs) * 1000, 2),
@@ -206,7 +213,8 @@ def stall(normal: int = 64, concurrency: int = 16, repeats: int = 3) -> dict[str
     env = vf.load_environment("set-diagnosis-tool-call", dataset="bundled")
 
     async def alone() -> float:
-        return (await timed_evaluate(env, client, "retrieval-baseline", normal, concurrency))[0]
+        timing, _ = await timed_evaluate(env, client, "retrieval-baseline", normal, concurrency)
+        return timing.seconds
 
     async def beside() -> tuple[float, float]:
         start = time.perf_counter()
