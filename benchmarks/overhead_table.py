@@ -1,12 +1,14 @@
 """The README's performance table from several runs of ``env_overhead.py``.
 
     python benchmarks/env_overhead.py --repeats 3 > run1.json   # (and run2.json, ...)
-    python benchmarks/overhead_table.py run*.json
+    python benchmarks/overhead_table.py run*.json [--per-rollout 1]
 
 One run's wall-clock ratios move with whatever else the machine does, so the table gives, for
 each environment and concurrency, the lowest and highest ratio over the runs; beside them the
 range of the CPU ratio (steadier: it does not depend on how the two cores were shared), the
-bare loop's speed, and the stall check's. Prints Markdown.
+bare loop's speed, and the stall check's. ``--per-rollout C`` adds where a rollout's time goes
+at concurrency C: wall time and CPU time per rollout of each side, the environment's CPU split
+between the event loop and the grading worker. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -76,10 +78,41 @@ def table(runs: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def per_rollout(runs: Sequence[dict[str, Any]], level: int) -> str:
+    """Milliseconds per rollout at one concurrency, lowest to highest over the runs."""
+    key = f"concurrency_{level}"
+    lines = [
+        f"| Environment, c={level}, ms per rollout | bare wall | bare CPU | env wall "
+        "| env loop CPU | env worker CPU |",
+        "| --- " * 6 + "|",
+    ]
+    for env in runs[0]["overhead"]:
+        figures = [r["overhead"][env] for r in runs if key in r["overhead"].get(env, {})]
+        if not figures or "env_worker_cpu_s" not in figures[0][key]:
+            continue  # (runs from before the worker's CPU was printed)
+        fields = ("bare_s", "bare_cpu_s", "env_s", "env_loop_cpu_s", "env_worker_cpu_s")
+        cells = [span((_ms_per_rollout(f, key, name) for f in figures), 2, "") for name in fields]
+        lines.append(f"| `{env}` | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def _ms_per_rollout(figures: dict[str, Any], key: str, field: str) -> float:
+    cell = figures[key]
+    seconds = (
+        cell["env_cpu_s"] - cell["env_worker_cpu_s"] if field == "env_loop_cpu_s" else cell[field]
+    )
+    return seconds / figures["rollouts"] * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", type=Path, help="JSON files printed by env_overhead.py")
-    print(table(load(parser.parse_args().runs)))
+    parser.add_argument("--per-rollout", type=int, metavar="C", help="concurrency to break down")
+    args = parser.parse_args()
+    runs = load(args.runs)
+    print(table(runs))
+    if args.per_rollout is not None:
+        print("\n" + per_rollout(runs, args.per_rollout))
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ def cell(ratio: float, cpu_ratio: float, bare: float) -> dict[str, float]:
     return {"ratio": ratio, "cpu_ratio": cpu_ratio, "bare_rollouts_per_s": bare}
 
 
-def run(*paths: Path) -> subprocess.CompletedProcess[str]:
+def run(*args: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), *map(str, paths)], capture_output=True, text=True
+        [sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True
     )
 
 
@@ -65,3 +65,27 @@ def test_a_file_that_is_not_a_run_is_named(tmp_path: Path) -> None:
         done = run(tmp_path / name)
         assert done.returncode != 0
         assert str(tmp_path / name) in done.stderr and says in done.stderr
+
+
+def test_per_rollout_splits_the_environments_cpu_between_loop_and_worker(tmp_path: Path) -> None:
+    timing = {"env_s": 0.6, "bare_s": 0.3, "env_cpu_s": 0.9, "env_worker_cpu_s": 0.4}
+    run_data = {
+        "overhead": {
+            "escalation-defer": {
+                "policy": "ideal",
+                "rollouts": 100,
+                "concurrency_1": {**cell(2.0, 3.0, 333.3), **timing, "bare_cpu_s": 0.3},
+            }
+        }
+    }
+    (tmp_path / "run.json").write_text(json.dumps(run_data))
+
+    done = run(tmp_path / "run.json", "--per-rollout", "1")
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-3:] == [
+        "| Environment, c=1, ms per rollout | bare wall | bare CPU | env wall | env loop CPU "
+        "| env worker CPU |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| `escalation-defer` | 3.00 | 3.00 | 6.00 | 5.00 | 4.00 |",
+    ]
