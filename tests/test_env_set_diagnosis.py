@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 
 import pytest
 import set_diagnosis_tool_call
+import verifiers as vf
 from conftest import GOLD_CASES, call, run_rollouts, script
 
+import clinical_envs.envs.tool_env as tool_env
 from clinical_envs import icd10
 from clinical_envs.envs.set_diagnosis import list_diagnosis_codes, search_diagnosis_codes
 from clinical_envs.policies import Reply
@@ -216,3 +219,37 @@ def test_a_cut_query_is_said_and_recorded(env, policy_server, request):
 
 def test_a_short_query_gets_no_note():
     assert "note:" not in search_diagnosis_codes("thyroid storm", limit=2)
+
+
+def test_other_rollouts_turns_run_between_one_rollouts_calls(monkeypatch):
+    """Up to 8 searches in one message must not hold the event loop that every rollout
+    shares: each call after the first lets the others' turns run first."""
+    order = []
+
+    async def answer(item, *args):
+        order.append(item.arguments["query"])
+        return "ok"
+
+    monkeypatch.setattr(tool_env, "answer_call", answer)
+    env = set_diagnosis_tool_call.load_environment(dataset="bundled", test_size=0)
+    row = env.get_dataset()[0]
+
+    async def turn(queries):
+        state = vf.State(input={"prompt": row["prompt"], "info": row["info"], "example_id": 0})
+        state["trajectory"] = []
+        state = await env.setup_state(state)
+        calls = [
+            vf.ToolCall(id=q, name="search_diagnosis_codes", arguments=json.dumps({"query": q}))
+            for q in queries
+        ]
+        message = vf.AssistantMessage(content="", tool_calls=calls)
+        state["trajectory"].append({"completion": [message]})
+        return await env.env_response([message], state)
+
+    async def both():
+        return await asyncio.gather(turn(["a1", "a2", "a3"]), turn(["b1", "b2", "b3"]))
+
+    replies = asyncio.run(both())
+
+    assert order == ["a1", "b1", "a2", "b2", "a3", "b3"]
+    assert [len(r) for r in replies] == [3, 3]

@@ -7,6 +7,7 @@ never raises here: defects become messages to the model and entries in ``state["
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -124,7 +125,11 @@ class DualProtocolEnv(vf.MultiTurnEnv):
         last = messages[-1]
         parsed = cast(ToolCallParser, self.parser).parse_turn(last, self.specs_for(state))
         self._count(parsed, state)
-        results = [await self._answer(item, state) for item in parsed.items]
+        results = []
+        for n, item in enumerate(parsed.items):
+            if n:  # other rollouts' turns run between this one's calls (up to 8 searches)
+                await asyncio.sleep(0)
+            results.append(await self._answer(item, state))
         replies = self._render(parsed, results)
         return await self.next_messages(last, parsed, replies, state)
 
