@@ -208,7 +208,7 @@ def _noise(rng: random.Random, size: int) -> str:
 
 
 def stall(normal: int = 64, concurrency: int = 16, repeats: int = 3) -> dict[str, Any]:
-    policies = {**builtin_policies(), "flood": FloodingSearcher()}
+    policies: dict[str, Any] = dict(builtin_policies())
     client = inprocess_client(policies)
     env = vf.load_environment("set-diagnosis-tool-call", dataset="bundled")
 
@@ -216,7 +216,10 @@ def stall(normal: int = 64, concurrency: int = 16, repeats: int = 3) -> dict[str
         timing, _ = await timed_evaluate(env, client, "retrieval-baseline", normal, concurrency)
         return timing.seconds
 
-    async def beside() -> tuple[float, float]:
+    async def beside(seed: int) -> tuple[float, float]:
+        # New words for every run: searches are memoised for the process, so a repeated
+        # flood would cost a fraction of a fresh one (about 0.7 ms per search against 4).
+        policies["flood"] = FloodingSearcher(seed=seed)
         start = time.perf_counter()
         flood = asyncio.create_task(timed_evaluate(env, client, "flood", 1, 1))
         await asyncio.sleep(0)  # let the flood start first
@@ -226,7 +229,7 @@ def stall(normal: int = 64, concurrency: int = 16, repeats: int = 3) -> dict[str
 
     asyncio.run(alone())  # warm up
     alone_s = min(asyncio.run(alone()) for _ in range(repeats))
-    runs = [asyncio.run(beside()) for _ in range(repeats)]
+    runs = [asyncio.run(beside(seed)) for seed in range(repeats)]
     beside_s = min(r[0] for r in runs)
     return {
         "normal_rollouts": normal,
