@@ -48,10 +48,10 @@ def table(runs: Sequence[dict[str, Any]]) -> str:
     measured = [
         {k for k in r["overhead"][e] if k.startswith("concurrency_")} for r in runs for e in envs
     ]
-    levels = sorted(set.intersection(*measured) if measured else set(), key=lambda k: int(k[12:]))
+    levels = sorted(set.intersection(*measured) if measured else set(), key=_concurrency)
     if not envs or not levels:
         sys.exit("the runs have no environment and concurrency in common")
-    header = " | ".join(f"c={k[12:]}" for k in levels)
+    header = " | ".join(f"c={_concurrency(k)}" for k in levels)
     lines = [
         f"| Environment (policy) | {header} | CPU ratio | target |",
         "| --- " * (len(levels) + 3) + "|",
@@ -87,13 +87,21 @@ def per_rollout(runs: Sequence[dict[str, Any]], level: int) -> str:
         "| --- " * 6 + "|",
     ]
     for env in runs[0]["overhead"]:
-        figures = [r["overhead"][env] for r in runs if key in r["overhead"].get(env, {})]
-        if not figures or "env_worker_cpu_s" not in figures[0][key]:
-            continue  # (runs from before the worker's CPU was printed)
+        figures = [
+            r["overhead"][env]
+            for r in runs
+            if "env_worker_cpu_s" in r["overhead"].get(env, {}).get(key, {})
+        ]  # (runs from before the worker's CPU was printed have no split)
+        if not figures:
+            continue
         fields = ("bare_s", "bare_cpu_s", "env_s", "env_loop_cpu_s", "env_worker_cpu_s")
         cells = [span((_ms_per_rollout(f, key, name) for f in figures), 2, "") for name in fields]
         lines.append(f"| `{env}` | {' | '.join(cells)} |")
     return "\n".join(lines)
+
+
+def _concurrency(key: str) -> int:
+    return int(key.removeprefix("concurrency_"))
 
 
 def _ms_per_rollout(figures: dict[str, Any], key: str, field: str) -> float:
