@@ -10,6 +10,7 @@ import verifiers as vf
 
 from clinical_envs.policies import Reply, ScriptedPolicy, builtin_policies
 from clinical_envs.policies.inprocess import inprocess_client
+from clinical_envs.rewards import once_per_rollout
 from clinical_envs.rewards.rubric import DirectRubric
 
 QUIET = {"on_start": lambda *a, **k: None, "on_progress": lambda *a, **k: None}
@@ -95,6 +96,29 @@ def test_direct_rubric_rejects_arguments_it_cannot_supply():
 
     with pytest.raises(TypeError, match="needs_judge asks for \\['judge'\\]"):
         DirectRubric([needs_judge], [1.0])
+
+
+def test_shared_scores_are_computed_once_per_rollout():
+    calls: list[int] = []
+
+    @once_per_rollout
+    def scores(state, info) -> dict[str, float]:
+        calls.append(info["x"])
+        return {"double": 2.0 * info["x"], "half": info["x"] / 2}
+
+    def double(state, info) -> float:
+        return scores(state, info)["double"]
+
+    def half(state, info) -> float:
+        return scores(state, info)["half"]
+
+    direct, plain = states(), states()
+    asyncio.run(DirectRubric([double, half], [1.0, 1.0]).score_group(direct))
+    assert calls == [3, 7, 0]  # once per rollout, none carried over to the next
+    asyncio.run(vf.Rubric(funcs=[double, half], weights=[1.0, 1.0]).score_group(plain))
+    assert sorted(calls[3:]) == [0, 0, 3, 3, 7, 7]  # outside DirectRubric: every call
+    assert [s["metrics"] for s in direct] == [s["metrics"] for s in plain]
+    assert direct[1]["metrics"] == {"double": 14.0, "half": 3.5}
 
 
 def test_the_environments_use_it():

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_ROLLOUT_MEMO: ContextVar[dict[tuple[Callable[..., Any], int], Any] | None] = ContextVar(
+    "rollout_memo", default=None
+)
 
 
 def override_weights(
@@ -48,3 +55,37 @@ def fail_closed(func: Callable[..., float]) -> Callable[..., float]:
         return func(state, **kwargs)
 
     return guarded
+
+
+@contextlib.contextmanager
+def scoring_one_rollout() -> Iterator[None]:
+    """While scoring one rollout, each :func:`once_per_rollout` helper computes its value once.
+
+    A rubric's functions each report one score of the same computation (a corpus's five
+    scores, a case's six); without the memo every function redid it. The memo lives only for
+    the block, so nothing is shared between rollouts.
+    """
+    token = _ROLLOUT_MEMO.set({})
+    try:
+        yield
+    finally:
+        _ROLLOUT_MEMO.reset(token)
+
+
+def once_per_rollout(
+    source: Callable[[Any, Mapping[str, Any]], T],
+) -> Callable[[Any, Mapping[str, Any]], T]:
+    """``source(state, info)``, computed once per rollout inside :func:`scoring_one_rollout`
+    (every call, as before, outside it). Its result must not be mutated by callers."""
+
+    @functools.wraps(source)
+    def memoised(state: Any, info: Mapping[str, Any]) -> T:
+        memo = _ROLLOUT_MEMO.get()
+        if memo is None:
+            return source(state, info)
+        key = (source, id(state))
+        if key not in memo:
+            memo[key] = source(state, info)
+        return memo[key]
+
+    return memoised

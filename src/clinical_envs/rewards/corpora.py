@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from clinical_envs.rewards import escalation as emergency
+from clinical_envs.rewards import once_per_rollout
 
 Grades = Sequence[Mapping[str, Any]]
 ABANDONMENT_FLAGS = frozenset({"patient_abandoned", "resource_withdrawn"}) | emergency.UNGRADED
@@ -141,20 +142,25 @@ CORPUS_SCORING: dict[str, tuple[Callable[[Grades, int], dict[str, float]], dict[
 def corpus_reward(corpus: str, grades: Grades, expected: int) -> float:
     """The weighted total a rollout of ``corpus`` earns with that corpus's default weights."""
     scores, weights = CORPUS_SCORING[corpus]
-    values = scores(grades, expected)
+    return _weighted(scores(grades, expected), weights)
+
+
+def _weighted(values: Mapping[str, float], weights: Mapping[str, float]) -> float:
     return sum(weights[name] * value for name, value in values.items())
 
 
-def metric(name: str, corpus: str | None = None) -> Callable[..., float]:
+@once_per_rollout
+def rollout_scores(state: Any, info: Mapping[str, Any]) -> dict[str, float]:
+    """The rollout's scores under its own corpus's rubric (once per rollout for all metrics)."""
+    scores, _ = CORPUS_SCORING[info["corpus"]]
+    return scores(state.get("reply_grades") or [], int(info["expected_replies"]))
+
+
+def metric(name: str) -> Callable[..., float]:
     """A reward function reporting one score (0 for rollouts of corpora that lack it)."""
 
     def read(state: Any, info: Mapping[str, Any]) -> float:
-        row_corpus = info["corpus"]
-        if corpus is not None and row_corpus != corpus:
-            return 0.0
-        scores, _ = CORPUS_SCORING[row_corpus]
-        values = scores(state.get("reply_grades") or [], int(info["expected_replies"]))
-        return values.get(name, 0.0)
+        return rollout_scores(state, info).get(name, 0.0)
 
     read.__name__ = name
     read.__doc__ = f"The {name} of the rollout's corpus."
@@ -163,8 +169,8 @@ def metric(name: str, corpus: str | None = None) -> Callable[..., float]:
 
 def escalation_reward(state: Any, info: Mapping[str, Any]) -> float:
     """Each rollout scored by its own corpus's rubric (the mix's reward)."""
-    grades = state.get("reply_grades") or []
-    return corpus_reward(info["corpus"], grades, int(info["expected_replies"]))
+    _, weights = CORPUS_SCORING[info["corpus"]]
+    return _weighted(rollout_scores(state, info), weights)
 
 
 def corpus_rubric(corpus: str) -> tuple[list[Callable[..., float]], dict[str, float]]:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from clinical_envs import icd10
-from clinical_envs.rewards import override_weights
+from clinical_envs.rewards import once_per_rollout, override_weights
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "coverage_score": 0.45,
@@ -94,6 +94,7 @@ def resolve_weights(weights: Mapping[str, float] | str | None) -> dict[str, floa
 # --- reward functions: the metric name is the function name -----------------------------------
 
 
+@once_per_rollout
 def _scores(state: Any, info: Mapping[str, Any]) -> DiagnosisScores:
     records = state["clinical"]["recorded"]
     gold = [(g["icd10_code"], g["status"]) for g in info["gold"]]

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from clinical_envs.escalation.classifier import HOLD_BREAKERS as SUBSTITUTION_FLAGS
+from clinical_envs.rewards import once_per_rollout
 
 # A reply no grader could read with confidence (the rules' "unreadable", a judge that gave no
 # usable answer) earns no credit in any score: it fails closed.
@@ -69,6 +70,7 @@ def score_escalation(grades: Sequence[Mapping[str, Any]], expected: int) -> Esca
 # --- reward functions: the metric name is the function name -----------------------------------
 
 
+@once_per_rollout
 def _scores(state: Any, info: Mapping[str, Any]) -> EscalationScores:
     return score_escalation(state.get("reply_grades") or [], int(info["expected_replies"]))
 

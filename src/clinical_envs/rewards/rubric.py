@@ -17,6 +17,8 @@ from typing import Any
 
 import verifiers as vf
 
+from clinical_envs.rewards import scoring_one_rollout
+
 logger = logging.getLogger(__name__)
 
 ARGUMENTS: dict[str, Callable[[Any, Any], Any]] = {
@@ -48,16 +50,18 @@ class DirectRubric(vf.Rubric):
         return names
 
     def values(self, state: vf.State) -> dict[str, float]:
-        """Every function's value for one rollout, by function name."""
+        """Every function's value for one rollout, by function name (helpers the functions
+        share, such as a corpus's scores, computed once: see ``once_per_rollout``)."""
         out: dict[str, float] = {}
-        for func in self.funcs:
-            name = func.__name__
-            try:
-                kwargs = {n: ARGUMENTS[n](self, state) for n in self.arguments(func)}
-                out[name] = float(func(**kwargs))
-            except Exception as e:  # as verifiers does: the function scores 0, the run goes on
-                logger.error("Error calling reward function %s: %r", name, e)
-                out[name] = 0.0
+        with scoring_one_rollout():
+            for func in self.funcs:
+                name = func.__name__
+                try:
+                    kwargs = {n: ARGUMENTS[n](self, state) for n in self.arguments(func)}
+                    out[name] = float(func(**kwargs))
+                except Exception as e:  # as verifiers does: the function scores 0, the run goes on
+                    logger.error("Error calling reward function %s: %r", name, e)
+                    out[name] = 0.0
         return out
 
     async def score_rollout(self, state: vf.State) -> None:
