@@ -11,7 +11,8 @@ function. Both use the in-process endpoint, so the difference is the environment
 parsing, tools, grading and scoring. Prints JSON: seconds and rollouts/s for each side at each
 concurrency, and env/bare ratios (target: escalation within 2x, set-diagnosis within 3x); and
 the CPU seconds each side used over the same span, the escalation grading worker's included and
-also given alone (it grades on another core, so the time ratio can be lower than the CPU ratio).
+also given alone (it grades on another core, so the time ratio can be lower than the CPU ratio),
+and how many replies the event loop graded itself (taken back from a worker that fell behind).
 
 The stall check runs 64 normal set-diagnosis rollouts (concurrency 16) alone and then beside
 one adversarial rollout that sends 8 searches of 32 KB of fresh random words every turn
@@ -108,12 +109,15 @@ def bare_twin(env: vf.Environment, outputs: Sequence[Mapping[str, Any]]) -> Bare
 
 
 class Timing(NamedTuple):
-    """One evaluation: wall-clock seconds, and the CPU seconds used over the same span by this
-    process and by the grading worker (escalation grades there)."""
+    """One evaluation: wall-clock seconds, the CPU seconds used over the same span by this
+    process and by the grading worker (escalation grades there), and how many replies were
+    graded in this process instead (taken back from a worker that fell behind, or all of them
+    without a worker)."""
 
     seconds: float
     cpu_s: float
     worker_cpu_s: float
+    graded_in_loop: int = 0
 
 
 async def timed_evaluate(
@@ -127,6 +131,7 @@ async def timed_evaluate(
     worker = grading_process()
     try:
         cpu, worker_cpu = time.process_time(), worker.worker_cpu_seconds()
+        graded_here = worker.graded_here
         start = time.perf_counter()
         result = await env.evaluate(
             client=client,
@@ -138,7 +143,8 @@ async def timed_evaluate(
         )
         seconds = time.perf_counter() - start
         worker_cpu = worker.worker_cpu_seconds() - worker_cpu
-        timing = Timing(seconds, time.process_time() - cpu + worker_cpu, worker_cpu)
+        cpu = time.process_time() - cpu + worker_cpu
+        timing = Timing(seconds, cpu, worker_cpu, worker.graded_here - graded_here)
         return timing, list(result["outputs"])
     finally:
         gc.unfreeze()
@@ -166,7 +172,7 @@ def overhead(
         for _ in range(repeats):  # alternate, keep the fastest run of each (and its CPU time)
             for side, twin in (("env", env), ("bare", bare)):
                 best[side] = min(best[side], timed_run(twin, client, policy, rollouts, level))
-        (env_s, env_cpu, worker_cpu), (bare_s, bare_cpu, _) = best["env"], best["bare"]
+        (env_s, env_cpu, worker_cpu, in_loop), (bare_s, bare_cpu, *_) = best["env"], best["bare"]
         figures[f"concurrency_{level}"] = {
             "env_s": round(env_s, 3),
             "bare_s": round(bare_s, 3),
@@ -175,6 +181,7 @@ def overhead(
             "ratio": round(env_s / bare_s, 2),
             "env_cpu_s": round(env_cpu, 3),
             "env_worker_cpu_s": round(worker_cpu, 3),
+            "env_replies_graded_in_loop": in_loop,
             "bare_cpu_s": round(bare_cpu, 3),
             "cpu_ratio": round(env_cpu / bare_cpu, 2),
             "extra_cpu_ms_per_rollout": round((env_cpu - bare_cpu) / len(outputs) * 1000, 2),

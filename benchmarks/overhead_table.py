@@ -8,7 +8,8 @@ each environment and concurrency, the lowest and highest ratio over the runs; be
 range of the CPU ratio (steadier: it does not depend on how the two cores were shared), the
 bare loop's speed, and the stall check's. ``--per-rollout C`` adds where a rollout's time goes
 at concurrency C: wall time and CPU time per rollout of each side, the environment's CPU split
-between the event loop and the grading worker. Prints Markdown.
+between the event loop and the grading worker, and the replies per rollout the event loop
+graded itself. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ def per_rollout(runs: Sequence[dict[str, Any]], level: int) -> str:
     key = f"concurrency_{level}"
     lines = [
         f"| Environment, c={level}, ms per rollout | bare wall | bare CPU | env wall "
-        "| env loop CPU | env worker CPU |",
-        "| --- " * 6 + "|",
+        "| env loop CPU | env worker CPU | replies graded in the loop |",
+        "| --- " * 7 + "|",
     ]
     for env in runs[0]["overhead"]:
         figures = [
@@ -96,6 +97,12 @@ def per_rollout(runs: Sequence[dict[str, Any]], level: int) -> str:
             continue
         fields = ("bare_s", "bare_cpu_s", "env_s", "env_loop_cpu_s", "env_worker_cpu_s")
         cells = [span((_ms_per_rollout(f, key, name) for f in figures), 2, "") for name in fields]
+        in_loop = [
+            f[key]["env_replies_graded_in_loop"] / f["rollouts"]
+            for f in figures
+            if "env_replies_graded_in_loop" in f[key]
+        ]  # (runs from before it was printed have none)
+        cells.append(span(in_loop, 2, "") if in_loop else "-")
         lines.append(f"| `{env}` | {' | '.join(cells)} |")
     return "\n".join(lines)
 

@@ -69,23 +69,20 @@ def test_a_file_that_is_not_a_run_is_named(tmp_path: Path) -> None:
 
 def test_per_rollout_splits_the_environments_cpu_between_loop_and_worker(tmp_path: Path) -> None:
     timing = {"env_s": 0.6, "bare_s": 0.3, "env_cpu_s": 0.9, "env_worker_cpu_s": 0.4}
-    run_data = {
-        "overhead": {
-            "escalation-defer": {
-                "policy": "ideal",
-                "rollouts": 100,
-                "concurrency_1": {**cell(2.0, 3.0, 333.3), **timing, "bare_cpu_s": 0.3},
-            }
-        }
-    }
-    (tmp_path / "run.json").write_text(json.dumps(run_data))
+    runs = []
+    for n, in_loop in enumerate((110, 85, None)):  # the last run is from before it was printed
+        counted = {} if in_loop is None else {"env_replies_graded_in_loop": in_loop}
+        concurrency_1 = {**cell(2.0, 3.0, 333.3), **timing, "bare_cpu_s": 0.3, **counted}
+        overhead = {"policy": "ideal", "rollouts": 100, "concurrency_1": concurrency_1}
+        runs.append(tmp_path / f"run{n}.json")
+        runs[-1].write_text(json.dumps({"overhead": {"escalation-defer": overhead}}))
 
-    done = run(tmp_path / "run.json", "--per-rollout", "1")
+    done = run(*runs, "--per-rollout", "1")
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-3:] == [
         "| Environment, c=1, ms per rollout | bare wall | bare CPU | env wall | env loop CPU "
-        "| env worker CPU |",
-        "| --- | --- | --- | --- | --- | --- |",
-        "| `escalation-defer` | 3.00 | 3.00 | 6.00 | 5.00 | 4.00 |",
+        "| env worker CPU | replies graded in the loop |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| `escalation-defer` | 3.00 | 3.00 | 6.00 | 5.00 | 4.00 | 0.85-1.10 |",
     ]
