@@ -18,6 +18,7 @@ from test_corpora import scenario
 from clinical_envs.escalation.grading_process import (
     ENV_VAR,
     GradingProcess,
+    _share,
     frame,
     serve,
     whole_frames,
@@ -60,6 +61,16 @@ async def _by_worker(process: GradingProcess, cases: list[tuple[object, tuple]])
 @pytest.fixture
 def process():
     made = GradingProcess()
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def late_process():
+    """A worker that answers nothing for its first second: what a test does in that time sees
+    every request still queued (requests are written as they are made)."""
+    late = "import time; time.sleep(1); from clinical_envs.escalation.grading_process import main"
+    made = GradingProcess([sys.executable, "-c", f"{late}; main()"])
     yield made
     made.close()
 
@@ -171,10 +182,13 @@ def test_the_worker_forgets_scenarios_past_its_bound(process: GradingProcess) ->
     assert len(process._keys) <= 2 and not process._broken
 
 
-def test_a_rollout_takes_back_what_the_worker_has_not_reached(process: GradingProcess) -> None:
+def test_a_rollout_takes_back_what_the_worker_has_not_reached(
+    late_process: GradingProcess,
+) -> None:
     """Replies queued behind another in the worker are graded here at the rollout's end, a
     crisis reply after the earlier replies it reads (taken back too, or answered); the one the
     worker may have begun is left to it."""
+    process = late_process
     defer, nir = load_corpus("defer")[0], scenario("crisis-resource", "GB-NIR", required=2)
     rest = "Rest and fluids; see your GP if it is no better in a few days."
 
@@ -197,20 +211,48 @@ def test_a_rollout_takes_back_what_the_worker_has_not_reached(process: GradingPr
     assert second["resources"] == ["lifeline"] and not process._broken
 
 
-def test_a_rollout_alone_with_the_worker_takes_back_whatever_its_count(
-    process: GradingProcess,
+def test_a_rollout_alone_with_the_worker_shares_whatever_its_count(
+    late_process: GradingProcess,
 ) -> None:
     """When the worker holds only this rollout's replies, its last count of what it had queued
-    (made before the latest of them arrived) does not stop the take-back."""
-    cases = _cases()[:4]
+    (made before the latest of them arrived) does not stop the take-back; of the three queued
+    behind the one it may have begun, the first stays with it and the last two are graded
+    here, so both sides finish at about the same time."""
+    process, cases = late_process, _cases()[:4]
 
     async def rollout() -> list[dict]:
-        submitted = [process.submit(s, a) for s, a in cases]  # not written yet: none answered
+        submitted = [process.submit(s, a) for s, a in cases]  # none answered for a second
         process.take_back([request for request, _ in submitted])
-        assert process._worker_queue == 0 and process.graded_here == 3  # all but the first
+        assert process._worker_queue == 0 and process.graded_here == 2
+        assert [future.done() for _, future in submitted] == [False, False, True, True]
         return [await future for _, future in submitted]
 
     assert asyncio.run(rollout()) == _in_place(cases)
+
+
+@pytest.mark.parametrize(
+    ("mine", "taken"),
+    [
+        ([(10, 0, ()), (11, 1, ())], [11]),  # begun + 1: that one is graded here
+        ([(10, 0, ()), (11, 1, ()), (12, 2, ())], [12]),  # begun + 2: one each
+        ([(10, 0, ()), (11, 1, ()), (12, 2, ()), (13, 3, ())], [12, 13]),
+        ([(11, 1, ()), (12, 2, ()), (13, 3, ())], [12, 13]),  # another rollout's begun ahead
+        ([(11, 5, ()), (12, 6, ()), (13, 7, ())], [11, 12, 13]),  # far behind others: all
+        ([(10, 0, ()), (11, 1, (10,)), (12, 2, (10, 11))], []),  # crisis: each reads the last
+        ([(11, 1, ()), (12, 2, (11,)), (13, 3, (11, 12))], [11, 12, 13]),
+    ],
+)
+def test_which_replies_a_rollout_takes_back(mine: list, taken: list) -> None:
+    assert _share(mine, pending={r for r, _, _ in mine}) == taken
+
+
+def test_a_crisis_reply_whose_earlier_grade_is_answered_can_be_taken() -> None:
+    """Only a pending grade holds a reply back: 12 reads the answered 9, and 13 reads 12, so
+    both go together (keeping 12 in the worker would keep 13 there too)."""
+    assert _share([(11, 0, ()), (12, 1, (9,)), (13, 2, (9, 12))], pending={11, 12, 13}) == [
+        12,
+        13,
+    ]
 
 
 def test_forgetting_waits_for_the_next_request(process: GradingProcess) -> None:
@@ -222,7 +264,7 @@ def test_forgetting_waits_for_the_next_request(process: GradingProcess) -> None:
         await future
         process.forget([request])
         await asyncio.sleep(0)  # a pass of the loop: nothing written
-        assert process._out and not process._write_due
+        assert process._out  # not written
         grade = await process.grade(*case)  # the forget frame goes with this request
         assert not process._out
         return grade
