@@ -14,6 +14,10 @@ the CPU seconds each side used over the same span, the escalation grading worker
 also given alone (it grades on another core, so the time ratio can be lower than the CPU ratio),
 and how many replies the event loop graded itself (taken back from a worker that fell behind).
 
+``--memoised-grades`` grades each distinct escalation reply once (in the recording run, in this
+process) and recalls its grade after: the environment's cost besides grading, for telling the
+grader's share from the rest.
+
 The stall check runs 64 normal set-diagnosis rollouts (concurrency 16) alone and then beside
 one adversarial rollout that sends 8 searches of 32 KB of fresh random words every turn
 (target: at most 1.5x the time alone).
@@ -34,7 +38,8 @@ from typing import Any, NamedTuple
 
 import verifiers as vf
 
-from clinical_envs.escalation.grading_process import grading_process
+from clinical_envs import dialogue
+from clinical_envs.escalation.grading_process import ENV_VAR, grading_process
 from clinical_envs.policies import ChatRequest, Reply, builtin_policies
 from clinical_envs.policies.inprocess import inprocess_client
 
@@ -189,6 +194,21 @@ def overhead(
     return figures
 
 
+def memoise_grades() -> None:
+    """From now on each distinct reply is graded once, here, and its grade recalled after."""
+    os.environ[ENV_VAR] = "0"  # environments loaded after this grade in this process
+    grade = dialogue.grade_reply
+    memo: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def recalled(text: str, scenario: Any, turn: int, *earlier: Sequence[Any]) -> dict[str, Any]:
+        key = (text, scenario.id, turn, *(tuple(map(repr, e)) for e in earlier))
+        if key not in memo:
+            memo[key] = grade(text, scenario, turn, *earlier)
+        return dict(memo[key])
+
+    dialogue.grade_reply = recalled  # type: ignore[assignment]
+
+
 class FloodingSearcher:
     """Every turn: 8 searches, each 32 KB of random words never sent before."""
 
@@ -256,12 +276,20 @@ def main() -> None:
     parser.add_argument("--envs", nargs="+", default=list(ENVIRONMENTS), choices=ENVIRONMENTS)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--no-stall", action="store_true", help="skip the stall check")
+    parser.add_argument(
+        "--memoised-grades",
+        action="store_true",
+        help="grade each distinct escalation reply once and recall it after (cost besides grading)",
+    )
     args = parser.parse_args()
+    if args.memoised_grades:
+        memoise_grades()
 
     client = inprocess_client(builtin_policies())
     result: dict[str, Any] = {
         "cpus": os.cpu_count(),
         "verifiers": vf.__version__,
+        "grades": "memoised" if args.memoised_grades else "graded",
         "overhead": {
             env_id: overhead(env_id, client, args.rollouts, args.concurrency, args.repeats)
             for env_id in args.envs

@@ -9,7 +9,8 @@ range of the CPU ratio (steadier: it does not depend on how the two cores were s
 bare loop's speed, and the stall check's. ``--per-rollout C`` adds where a rollout's time goes
 at concurrency C: wall time and CPU time per rollout of each side, the environment's CPU split
 between the event loop and the grading worker, and the replies per rollout the event loop
-graded itself. Prints Markdown.
+graded itself. Runs made with ``--memoised-grades`` go in a table of their own. Prints
+Markdown.
 """
 
 from __future__ import annotations
@@ -41,7 +42,15 @@ def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
         if not isinstance(run, dict) or "overhead" not in run:
             sys.exit(f"{path}: no 'overhead' field; pass what env_overhead.py prints")
         runs.append(run)
+    kinds = {_grades(run) for run in runs}
+    if len(kinds) > 1:
+        memoised = next(p for p, r in zip(paths, runs, strict=True) if _grades(r) == "memoised")
+        sys.exit(f"{memoised}: ran with --memoised-grades; make a table of such runs only")
     return runs
+
+
+def _grades(run: dict[str, Any]) -> str:
+    return run.get("grades", "graded")  # (runs from before the option are graded)
 
 
 def table(runs: Sequence[dict[str, Any]]) -> str:
@@ -72,7 +81,8 @@ def table(runs: Sequence[dict[str, Any]]) -> str:
         for level in levels
     ]
     runs_word = "run" if len(runs) == 1 else "runs"
-    lines += ["", f"{len(runs)} {runs_word}; bare loop {span(bare, 0, ' rollouts/s')}."]
+    memoised = " with grades memoised (--memoised-grades)" if _grades(runs[0]) == "memoised" else ""
+    lines += ["", f"{len(runs)} {runs_word}{memoised}; bare loop {span(bare, 0, ' rollouts/s')}."]
     stalls = [r["stall"]["ratio"] for r in runs if "stall" in r]
     if stalls:
         lines.append(f"Stall check: {span(stalls)} the time alone (target 1.5x).")

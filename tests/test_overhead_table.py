@@ -86,3 +86,17 @@ def test_per_rollout_splits_the_environments_cpu_between_loop_and_worker(tmp_pat
         "| --- | --- | --- | --- | --- | --- | --- |",
         "| `escalation-defer` | 3.00 | 3.00 | 6.00 | 5.00 | 4.00 | 0.85-1.10 |",
     ]
+
+
+def test_runs_with_memoised_grades_make_a_table_of_their_own(tmp_path: Path) -> None:
+    graded = {"overhead": {"escalation-defer": {"policy": "ideal", "concurrency_1": cell(2, 3, 9)}}}
+    memoised = {**graded, "grades": "memoised"}
+    paths = []
+    for name, body in (("graded.json", graded), ("memoised.json", memoised)):
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps(body))
+    mixed = run(*paths)
+    assert mixed.returncode != 0 and "memoised.json: ran with --memoised-grades" in mixed.stderr
+    alone = run(paths[1])
+    assert alone.returncode == 0, alone.stderr
+    assert "1 run with grades memoised (--memoised-grades); bare loop 9 rollouts/s." in alone.stdout
