@@ -40,7 +40,7 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 from clinical_envs.escalation.normalize import MAX_CHARS
@@ -78,7 +78,7 @@ def whole_frames(buffer: bytearray) -> list[bytes]:
     return bodies
 
 
-def _share(mine: Sequence[tuple[int, int, Sequence[int]]], pending: Any) -> list[int]:
+def _share(mine: Sequence[tuple[int, int, Sequence[int]]], pending: Container[int]) -> list[int]:
     """Which of one rollout's queued requests to grade here, so that this process and the
     worker finish its grades together. ``mine``: in request order, each request, its place in
     the worker's queue (0: begun, never taken) and the requests whose grades it reads;
