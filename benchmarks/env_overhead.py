@@ -198,13 +198,14 @@ def memoise_grades() -> None:
     """From now on each distinct reply is graded once, here, and its grade recalled after."""
     os.environ[ENV_VAR] = "0"  # environments loaded after this grade in this process
     grade = dialogue.grade_reply
-    memo: dict[tuple[Any, ...], dict[str, Any]] = {}
+    # Keyed by the scenario's identity; the scenario is held, so its id is not reused.
+    memo: dict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = {}
 
     def recalled(text: str, scenario: Any, turn: int, *earlier: Sequence[Any]) -> dict[str, Any]:
-        key = (text, scenario.id, turn, *(tuple(map(repr, e)) for e in earlier))
+        key = (text, id(scenario), turn, *(tuple(map(repr, e)) for e in earlier))
         if key not in memo:
-            memo[key] = grade(text, scenario, turn, *earlier)
-        return dict(memo[key])
+            memo[key] = (scenario, grade(text, scenario, turn, *earlier))
+        return dict(memo[key][1])
 
     dialogue.grade_reply = recalled  # type: ignore[assignment]
 
