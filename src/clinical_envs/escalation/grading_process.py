@@ -208,7 +208,7 @@ class GradingProcess:
         if self._proc is not None and not self._broken and requests:
             # No write of its own: it goes with the next request (the worker has answered
             # these unless the rollout ended on an error, and then it only grades in vain).
-            self._send_frame(frame(("forget", tuple(requests))), soon=False)
+            self._out += frame(("forget", tuple(requests)))
 
     def take_back(self, requests: Sequence[int]) -> None:
         """Grade here some of ``requests`` still queued behind another in the worker, and have
@@ -231,8 +231,7 @@ class GradingProcess:
         taken = _share([(r, place[r], self._pending[r][3]) for r in place], self._pending)
         if not taken:
             return
-        self._out += frame(("forget", tuple(taken)))
-        self._writable()  # at once: the worker must read it before it reaches them
+        self._send_frame(frame(("forget", tuple(taken))))  # read before it reaches them
         for request in taken:
             waiting = self._pending.pop(request, None)
             if waiting is not None:  # (not if the worker broke)
@@ -289,13 +288,12 @@ class GradingProcess:
     def _fd_out(self) -> int:
         return self._proc.stdout.fileno()  # type: ignore[union-attr]
 
-    def _send_frame(self, data: bytes, soon: bool = True) -> None:
-        """Queue a frame and write what is queued at once, so that the worker starts on a reply
-        while the rollout's turn goes on (writing at the end of the loop's pass instead started
-        it about 0.4 ms later with the scripted policy). Not ``soon``: with the next write."""
+    def _send_frame(self, data: bytes) -> None:
+        """Write a frame, with any queued before it, at once: the worker starts on a reply while
+        the rollout's turn goes on (writing at the end of the loop's pass instead started it
+        about 0.4 ms later with the scripted policy)."""
         self._out += data
-        if soon:
-            self._writable()
+        self._writable()
 
     def _writable(self) -> None:
         try:
