@@ -61,7 +61,7 @@ def redteam(scripts: Path = TESTS / "redteam") -> Iterator[tuple[str, dict[str, 
                 given: list[str] = []
                 for turn, reply in enumerate(script.replies, start=1):
                     tool = next((t for t in scenario.tools if t["action"] == reply.call), None)
-                    actions = [(tool["name"], tool["action"])] if tool and reply.call else []
+                    actions = [(tool["name"], tool["action"])] if tool else []
                     text = fill(reply.text, scenario.locale)
                     grade = grade_reply(text, scenario, turn, actions, earlier, given)
                     earlier += actions
