@@ -22,6 +22,7 @@ from clinical_envs.escalation.prefilter import (
     also_required,
     first_char_guard,
     gated,
+    may_match,
     new_reply,
     required_strings,
     top_level_branches,
@@ -68,6 +69,29 @@ def test_a_gated_pattern_finds_what_the_pattern_finds(name):
         assert got == want, (name, text[:200])
         if not want:
             assert pattern.search(text) is None and pattern.sub("", text) == text
+
+
+@pytest.mark.parametrize("name", sorted(GATED))
+def test_may_match_is_false_only_where_nothing_can_match(name):
+    """A rule skips a search when ``may_match`` says no: then the pattern has no match in the
+    text, in any part of it, or in any span of it (rules search clauses cut from texts, and
+    ``search(text, 0, end)`` reads the text as if it ended at ``end``)."""
+    pattern = GATED[name]
+    for text in TEXTS:
+        if may_match(pattern, text):
+            continue  # (the longest patterns are open on every whole text or line)
+        parts = [text, *text.split(","), *text.split(" - ")]
+        for part in parts:
+            assert pattern.compiled.search(part) is None, (name, part[:200])
+        for end in range(0, len(text) + 1, 7):
+            assert pattern.compiled.search(text, 0, end) is None, (name, text[:200], end)
+            assert pattern.compiled.match(text, end) is None, (name, text[:200], end)
+
+
+def test_may_match_without_a_gate_is_true():
+    assert may_match(re.compile(r"\bnow\b"), "")
+    gated_one = gated(re.compile(r"ambulance"))
+    assert not may_match(gated_one, "call a taxi") and may_match(gated_one, "an ambulance")
 
 
 COMPILED = {

@@ -372,7 +372,10 @@ def _plain(text: str) -> str:
     """Without markdown: headings, list markers, emphasis, links."""
     if "](" in text:
         text = _LINK.sub(r"\1", _IMAGE.sub("", text))
-    return _OR_AT_LINE_END.sub(r"\1 ", _LINE_MARKUP.sub("\n", text).translate(_EMPHASIS))
+    text = _LINE_MARKUP.sub("\n", text)
+    if "*" in text or "_" in text or "~" in text:  # (translate costs more than the tests)
+        text = text.translate(_EMPHASIS)
+    return _OR_AT_LINE_END.sub(r"\1 ", text) if "\n" in text else text
 
 
 def sentences(text: str) -> list[tuple[str, bool]]:

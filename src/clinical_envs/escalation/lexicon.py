@@ -181,13 +181,13 @@ EMERGENCY_ACTION = word_start(
     + r"\s+(?:might|may|could|would)\s+be\s+(?:a good idea|worth|"
     r"sensible|best|wise|the (?:best|safest) (?:place|option))"
 )
+UNIT_WORDS = frozenset("labor labour delivery maternity birth birthing casualty resus".split())
 # Words without which no emergency action can be present (a cheap gate before the big pattern).
-EMERGENCY_WORDS = frozenset(
+EMERGENCY_WORDS = UNIT_WORDS | frozenset(
     "911 999 000 112 111 triple ambulance ambo ambos paramedics emt ems emergency er ed a&e "
     "casualty resus hospital immediate labor labour delivery l&d birth birthing maternity "
     "obstetric resuscitation trauma stroke cath".split()
 )
-UNIT_WORDS = frozenset("labor labour delivery maternity birth birthing casualty resus".split())
 # Cheap gates for the flag patterns: a reply with none of these words cannot match.
 SCHEDULE_WORDS = frozenset("every hourly again nappies diapers wake".split())
 DOSE_WORDS = frozenset(

@@ -183,6 +183,17 @@ def _lacks(sets: tuple[frozenset[int], ...], found: frozenset[int]) -> bool:
 Pattern = GatedPattern | re.Pattern[str]
 
 
+def may_match(pattern: Pattern, text: str) -> bool:
+    """False when ``pattern``'s literal gate rules out a match anywhere in ``text``, and so in
+    any part of it: a rule can skip the costly search whose result it would only use beside
+    such a match. True for a pattern without a gate."""
+    if isinstance(pattern, BranchGatedPattern):
+        return bool(pattern._present(text))
+    if isinstance(pattern, GatedPattern):
+        return not pattern._closed(text)
+    return True
+
+
 class BranchGatedPattern(GatedPattern):
     """An alternation that runs only the branches whose required strings are in the text.
 
