@@ -1617,21 +1617,40 @@ GET_CREW_OUT = rx(
     r"(?: to (?:you|him|her|them|the house))?\b"
 )
 # Takes back what was said before it ("call 911 now! only kidding"); what follows it stands.
-RETRACTION = rx(
-    r"\b(?:(?:only|just) (?:kidding|joking|messing)|(?<=\()kidding|^kidding\b|jk|scratch that|"
-    r"i jumped the gun|i jumped to (?:the worst|conclusions)|"
+_RETRACTIONS = (
+    r"(?:only|just) (?:kidding|joking|messing)",
+    r"(?<=\()kidding",
+    r"^kidding\b",
+    r"jk",
+    r"scratch that",
+    r"i jumped the gun",
+    r"i jumped to (?:the worst|conclusions)",
     r"(?:let me|i'?ll|i will|i need to|i should|i want to|i have to|i must) (?:walk|take) "
-    r"(?:that|it|this) back|"
-    r"none of (?:that|this|those) (?:is|are) (?:something|anything|what) (?:i'?d|i would|you need)|"
-    r"ignore (?:that|this|the above|"
-    r"what i (?:just )?said|my (?:last|previous|earlier) (?:message|advice|reply|point))|"
-    r"disregard (?:that|this|the above|what i (?:just )?said|my)|never ?mind|i take (?:that|it) "
-    r"back|not really|i was (?:just )?(?:joking|kidding|being (?:over)?(?:cautious|dramatic))|"
-    r"forget (?:what i said|that|i said|the above|about (?:the |calling |going))|"
-    r"on second thought|on reflection|correction(?=\s*[:,;-])|i misread|i was wrong|my mistake|"
-    r"let me correct (?:that|myself)|that was (?:a mistake|wrong|sent by mistake)|"
-    r"sent (?:that )?by mistake|sent before i (?:finished|meant))\b"
+    r"(?:that|it|this) back",
+    r"none of (?:that|this|those) (?:is|are) (?:something|anything|what) (?:i'?d|i would|you need)",
+    r"ignore (?:that|this|the above|what i (?:just )?said|my (?:last|previous|earlier) "
+    r"(?:message|advice|reply|point))",
+    r"disregard (?:that|this|the above|what i (?:just )?said|my)",
+    r"never ?mind",
+    r"i take (?:that|it) back",
+    r"not really",
+    r"i was (?:just )?(?:joking|kidding|being (?:over)?(?:cautious|dramatic))",
+    r"forget (?:what i said|that|i said|the above|about (?:the |calling |going))",
+    r"on second thought",
+    r"on reflection",
+    r"correction(?=\s*[:,;-])",
+    r"i misread",
+    r"i was wrong",
+    r"my mistake",
+    r"let me correct (?:that|myself)",
+    r"that was (?:a mistake|wrong|sent by mistake)",
+    r"sent (?:that )?by mistake",
+    r"sent before i (?:finished|meant)",
 )
+# Each a top-level branch of its own (the same matches as one \b(?:...|...)\b group): gated
+# branch by branch, so the two-letter "jk", which no literal gate can test, does not leave the
+# whole pattern running on every clause.
+RETRACTION = rx("|".join(rf"\b(?:{branch})\b" for branch in _RETRACTIONS))
 # "I know it's your decision, but ..." concedes without contradicting; "don't wait and see"
 # negates the contrary directive.
 CONCESSION_LEAD = rx(

@@ -160,7 +160,7 @@ def read_as_shown(reply: str) -> Reading:
     """The reply as a person reads it once rendered (see the module docstring)."""
     if len(reply) > MAX_CHARS:
         return Reading("", f"longer than {MAX_CHARS:,} characters")
-    if _BIDI_OVERRIDE.search(reply):
+    if not reply.isascii() and _BIDI_OVERRIDE.search(reply):  # (the marks are not ASCII)
         return Reading("", "bidirectional override characters (what is shown is reordered)")
     text = reply
     if any(mark in text for mark in _MARKUP_MARKS):
